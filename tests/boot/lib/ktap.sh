@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# KTAP v1 output for the guest-side test suites (Documentation/dev-tools/ktap.rst).
+# Source it, call ktap_start SUITE N, then one result call per case, then
+# ktap_finish, which exits 1 when a case failed.
+
+KTAP_NUM=0
+KTAP_PASS=0
+KTAP_FAIL=0
+KTAP_SKIP=0
+
+ktap_start() {
+	echo "KTAP version 1"
+	echo "# Subtest: $1"
+	echo "1..$2"
+}
+
+ktap_pass() {
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_PASS=$((KTAP_PASS + 1))
+	echo "ok $KTAP_NUM $1"
+}
+
+# ktap_fail NAME [WHY...]
+ktap_fail() {
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_FAIL=$((KTAP_FAIL + 1))
+	local name=$1
+	shift
+	[ $# -gt 0 ] && echo "# $name: $*"
+	echo "not ok $KTAP_NUM $name"
+}
+
+ktap_skip() {
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_SKIP=$((KTAP_SKIP + 1))
+	echo "ok $KTAP_NUM $1 # SKIP $2"
+}
+
+# ktap_check NAME COMMAND...: pass when COMMAND succeeds; its output is
+# shown as diagnostics when it fails.
+ktap_check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "$(echo "$out" | head -n 5 | tr '\n' ' ')"
+	fi
+}
+
+ktap_finish() {
+	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
+	[ "$KTAP_FAIL" = 0 ]
+	exit
+}
