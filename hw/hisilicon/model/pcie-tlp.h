@@ -1,0 +1,76 @@
+/*
+ * PCIe TLP headers (PCI Express Base Specification r5.0, section 2.2),
+ * built as the four header DWs a trace device stores.
+ *
+ * Plain C with no QEMU headers: the host unit tests and benchmarks use it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HISI_MODEL_PCIE_TLP_H
+#define HISI_MODEL_PCIE_TLP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Fmt field, DW0[31:29] */
+#define TLP_FMT_3DW_NODATA  0x0
+#define TLP_FMT_4DW_NODATA  0x1
+#define TLP_FMT_3DW_DATA    0x2
+#define TLP_FMT_4DW_DATA    0x3
+
+/* Type field, DW0[28:24] */
+#define TLP_TYPE_MEM        0x00
+#define TLP_TYPE_CPL        0x0a
+
+/* Attr[1] of DW0 bit 13: relaxed ordering */
+#define TLP_ATTR_RO         (1u << 13)
+
+#define TLP_CPL_STATUS_SC   0x0
+
+/*
+ * A header as four DWs; each DW is the big-endian value of its four header
+ * bytes (byte 0 in bits 31:24), which is how trace records store it.
+ * A 3DW header has dw[3] == 0.
+ */
+typedef struct PcieTlp {
+    uint32_t dw[4];
+    uint32_t prefix;    /* TLP prefix DW, 0 when there is none */
+} PcieTlp;
+
+/*
+ * Memory request (write when @len_dw payload DWs go with it, else read of
+ * @len_dw DWs). 64-bit addresses above 4 GiB take a 4DW header; @addr must
+ * be DW aligned. @len_dw is 1..1024 (1024 encodes as 0).
+ */
+void pcie_tlp_mem(PcieTlp *tlp, bool write, uint64_t addr, uint16_t len_dw,
+                  uint16_t requester, uint8_t tag, bool relaxed);
+
+/* Successful completion with @len_dw DWs of data for a read of @len_dw DWs. */
+void pcie_tlp_cpld(PcieTlp *tlp, uint16_t completer, uint16_t requester,
+                   uint8_t tag, uint16_t len_dw, uint8_t lower_addr);
+
+static inline unsigned pcie_tlp_fmt(const PcieTlp *tlp)
+{
+    return tlp->dw[0] >> 29;
+}
+
+static inline unsigned pcie_tlp_type(const PcieTlp *tlp)
+{
+    return (tlp->dw[0] >> 24) & 0x1f;
+}
+
+/* Length in DWs as encoded (1..1024) */
+static inline unsigned pcie_tlp_len_dw(const PcieTlp *tlp)
+{
+    unsigned len = tlp->dw[0] & 0x3ff;
+
+    return len ? len : 1024;
+}
+
+static inline bool pcie_tlp_has_data(const PcieTlp *tlp)
+{
+    return pcie_tlp_fmt(tlp) & 0x2;
+}
+
+#endif

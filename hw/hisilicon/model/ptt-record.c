@@ -1,0 +1,107 @@
+/*
+ * HiSilicon PTT trace records.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "ptt-record.h"
+
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = v;
+    p[1] = v >> 8;
+    p[2] = v >> 16;
+    p[3] = v >> 24;
+}
+
+void ptt_record_4dw(uint8_t out[PTT_RECORD_4DW_SIZE], const PcieTlp *tlp,
+                    uint32_t time)
+{
+    uint32_t h = tlp->dw[0];
+    uint32_t dw0 = ((h >> 29) & 0x3) << 30 |       /* Fmt[1:0] */
+                   ((h >> 24) & 0x1f) << 25 |      /* Type */
+                   ((h >> 23) & 1) << 24 |         /* T9 */
+                   ((h >> 19) & 1) << 23 |         /* T8 */
+                   ((h >> 16) & 1) << 22 |         /* TH */
+                   (!(h & TLP_ATTR_RO)) << 21 |    /* SO */
+                   (h & 0x3ff) << 11 |             /* Length */
+                   (time & 0x7ff);
+
+    put_le32(out, dw0);
+    put_le32(out + 4, tlp->dw[1]);
+    put_le32(out + 8, tlp->dw[2]);
+    put_le32(out + 12, tlp->dw[3]);
+}
+
+void ptt_record_8dw(uint8_t out[PTT_RECORD_8DW_SIZE], const PcieTlp *tlp,
+                    uint32_t time)
+{
+    put_le32(out, PTT_RECORD_8DW_MARK);
+    put_le32(out + 4, tlp->prefix);
+    put_le32(out + 8, tlp->dw[0]);
+    put_le32(out + 12, tlp->dw[1]);
+    put_le32(out + 16, tlp->dw[2]);
+    put_le32(out + 20, tlp->dw[3]);
+    put_le32(out + 24, 0);
+    put_le32(out + 28, time);
+}
+
+static unsigned ptt_type_bit(TrafficKind kind)
+{
+    switch (kind) {
+    case TRAFFIC_POSTED:
+        return PTT_TYPE_P;
+    case TRAFFIC_NON_POSTED:
+        return PTT_TYPE_NP;
+    default:
+        return PTT_TYPE_CPL;
+    }
+}
+
+bool ptt_selects(unsigned rxtx, unsigned types, bool format_8dw,
+                 const TrafficStream *s)
+{
+    bool out = s->dir == TRAFFIC_OUTBOUND;
+    bool cpl = s->kind == TRAFFIC_COMPLETION;
+    /* Inbound completions: CPL B answers P2P/remote requests, CPL A the rest */
+    bool in_b = !out && (!cpl || s->cpl_b);
+    bool in_a = !out && cpl && !s->cpl_b;
+    bool dir_ok;
+
+    if (!(types & ptt_type_bit(s->kind))) {
+        return false;
+    }
+    if (format_8dw) {
+        switch (rxtx) {
+        case 1:
+            dir_ok = out;
+            break;
+        case 2:
+            dir_ok = in_b;
+            break;
+        case 3:
+            dir_ok = in_a;
+            break;
+        default:
+            dir_ok = false;
+        }
+    } else {
+        switch (rxtx) {
+        case 0:
+            dir_ok = !out;
+            break;
+        case 1:
+            dir_ok = out;
+            break;
+        case 2:
+            dir_ok = out || in_b;
+            break;
+        case 3:
+            dir_ok = out || in_a;
+            break;
+        default:
+            dir_ok = false;
+        }
+    }
+    return dir_ok;
+}

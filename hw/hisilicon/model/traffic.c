@@ -1,0 +1,241 @@
+/*
+ * Synthetic PCIe traffic: streams of TLPs over virtual time.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "traffic.h"
+
+typedef unsigned __int128 u128;
+
+/* Requests walk their address window in steps of this many bytes. */
+#define TRAFFIC_ADDR_STRIDE 128
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void traffic_stream_init(TrafficStream *s, uint64_t seed,
+                         uint16_t len_min, uint16_t len_max)
+{
+    uint64_t key = seed ^ ((uint64_t)s->endpoint << 32 |
+                           (uint64_t)s->index << 16 | s->port);
+    uint32_t span = len_max >= len_min ? len_max - len_min + 1u : 1u;
+
+    s->epoch_t = 0;
+    s->epoch_k = 0;
+    s->len_prefix[0] = 0;
+    for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
+        s->len_dw[i] = len_min + splitmix64(key + i) % span;
+        s->len_prefix[i + 1] = s->len_prefix[i] + s->len_dw[i];
+    }
+}
+
+uint64_t traffic_count_before(const TrafficStream *s, int64_t t)
+{
+    if (!s->rate || t <= s->epoch_t) {
+        return s->epoch_k;
+    }
+    /* TLP epoch_k + j is before t iff j * 1e9 <= (t - epoch_t - 1) * rate */
+    return s->epoch_k + 1 +
+           (uint64_t)((u128)(uint64_t)(t - s->epoch_t - 1) * s->rate /
+                      TRAFFIC_NS_PER_S);
+}
+
+int64_t traffic_time(const TrafficStream *s, uint64_t k)
+{
+    u128 dt;
+
+    if (!s->rate) {
+        return TRAFFIC_NEVER;
+    }
+    dt = ((u128)(k - s->epoch_k) * TRAFFIC_NS_PER_S + s->rate - 1) / s->rate;
+    if (dt >= (u128)(TRAFFIC_NEVER - s->epoch_t)) {
+        return TRAFFIC_NEVER;
+    }
+    return s->epoch_t + (int64_t)dt;
+}
+
+void traffic_stream_set_rate(TrafficStream *s, uint64_t rate, int64_t now)
+{
+    s->epoch_k = traffic_count_before(s, now);
+    s->epoch_t = now;
+    s->rate = rate;
+}
+
+/* Sum of the lengths of TLPs [0, k) */
+static uint64_t len_dw_total(const TrafficStream *s, uint64_t k)
+{
+    return k / TRAFFIC_PATTERN * s->len_prefix[TRAFFIC_PATTERN] +
+           s->len_prefix[k % TRAFFIC_PATTERN];
+}
+
+uint64_t traffic_len_dw_sum(const TrafficStream *s, uint64_t k0, uint64_t k1)
+{
+    return k1 > k0 ? len_dw_total(s, k1) - len_dw_total(s, k0) : 0;
+}
+
+void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
+{
+    uint8_t tag = k;
+    uint16_t len = traffic_len_dw(s, k);
+    uint64_t addr = s->addr_base +
+                    ((k * TRAFFIC_ADDR_STRIDE) & (s->addr_window - 1));
+    bool in = s->dir == TRAFFIC_INBOUND;
+    /* Endpoints mark every fourth DMA write relaxed-ordered. */
+    bool relaxed = in && (k & 3) == 0;
+
+    switch (s->kind) {
+    case TRAFFIC_POSTED:
+    case TRAFFIC_NON_POSTED:
+        pcie_tlp_mem(tlp, s->kind == TRAFFIC_POSTED, addr, len,
+                     in ? s->endpoint : s->port, tag,
+                     relaxed && s->kind == TRAFFIC_POSTED);
+        break;
+    default:
+        if (in) {
+            pcie_tlp_cpld(tlp, s->endpoint, s->port, tag, len, 0);
+        } else {
+            pcie_tlp_cpld(tlp, s->port, s->endpoint, tag, len, 0);
+        }
+        break;
+    }
+}
+
+/* DMA targets host memory above 4 GiB: 4DW headers, 16 MiB per endpoint */
+#define TRAFFIC_DMA_BASE    0x100000000ull
+#define TRAFFIC_DMA_WINDOW  (16u << 20)
+
+typedef struct TrafficProfileEntry {
+    uint8_t dir;
+    uint8_t kind;
+    bool cpl_b;
+    uint32_t rate;          /* TLPs per second at weight 1 */
+    uint16_t len_min;       /* DWs */
+    uint16_t len_max;
+    uint32_t latency_ns;    /* at buffer level 1 */
+} TrafficProfileEntry;
+
+static const TrafficProfileEntry traffic_endpoint_profile[] = {
+    /* DMA: the endpoint writes and reads host memory */
+    { TRAFFIC_INBOUND, TRAFFIC_POSTED, false, 200000, 8, 32, 600 },
+    { TRAFFIC_INBOUND, TRAFFIC_NON_POSTED, false, 100000, 8, 32, 900 },
+    { TRAFFIC_OUTBOUND, TRAFFIC_COMPLETION, false, 100000, 8, 32, 900 },
+    /* MMIO: the CPU writes and reads the endpoint's registers */
+    { TRAFFIC_OUTBOUND, TRAFFIC_POSTED, false, 20000, 1, 1, 300 },
+    { TRAFFIC_OUTBOUND, TRAFFIC_NON_POSTED, false, 10000, 1, 1, 1200 },
+    { TRAFFIC_INBOUND, TRAFFIC_COMPLETION, false, 10000, 1, 1, 1200 },
+    /* peer-to-peer reads answered by this endpoint */
+    { TRAFFIC_INBOUND, TRAFFIC_COMPLETION, true, 5000, 8, 16, 1500 },
+};
+
+_Static_assert(sizeof(traffic_endpoint_profile) /
+               sizeof(traffic_endpoint_profile[0]) ==
+               TRAFFIC_ENDPOINT_STREAMS, "one profile entry per stream");
+
+static uint64_t qos_rate(uint32_t rate, uint8_t weight)
+{
+    return (uint64_t)rate * (1u << weight) / 2;
+}
+
+void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
+                              uint16_t endpoint, uint16_t port,
+                              uint64_t mmio_base, uint32_t mmio_size,
+                              const TrafficTuning *tune)
+{
+    for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        const TrafficProfileEntry *e = &traffic_endpoint_profile[i];
+        TrafficStream *s = &out[i];
+        bool in = e->dir == TRAFFIC_INBOUND;
+        bool dma = in != (e->kind == TRAFFIC_COMPLETION);
+        uint8_t level = in ? tune->rx_buf_level : tune->tx_buf_level;
+
+        s->endpoint = endpoint;
+        s->port = port;
+        s->index = i;
+        s->dir = e->dir;
+        s->kind = e->kind;
+        s->cpl_b = e->cpl_b;
+        s->rate = e->rate;
+        if (!in) {
+            s->rate = qos_rate(e->rate, e->kind == TRAFFIC_POSTED ?
+                               tune->qos_tx_p : e->kind == TRAFFIC_NON_POSTED ?
+                               tune->qos_tx_np : tune->qos_tx_cpl);
+        }
+        if (dma) {
+            s->addr_base = TRAFFIC_DMA_BASE +
+                           (uint64_t)endpoint * TRAFFIC_DMA_WINDOW;
+            s->addr_window = TRAFFIC_DMA_WINDOW;
+        } else {
+            s->addr_base = mmio_base;
+            s->addr_window = mmio_size;
+        }
+        s->latency_ns = (uint64_t)e->latency_ns * (4 - level) / 3;
+        traffic_stream_init(s, seed, e->len_min, e->len_max);
+    }
+}
+
+static bool item_before(const TrafficMergeItem *a, const TrafficMergeItem *b)
+{
+    return a->t < b->t || (a->t == b->t && a->stream < b->stream);
+}
+
+static void sift_down(TrafficMerge *m, uint32_t i)
+{
+    TrafficMergeItem item = m->heap[i];
+
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+
+        if (c >= m->n) {
+            break;
+        }
+        if (c + 1 < m->n && item_before(&m->heap[c + 1], &m->heap[c])) {
+            c++;
+        }
+        if (!item_before(&m->heap[c], &item)) {
+            break;
+        }
+        m->heap[i] = m->heap[c];
+        i = c;
+    }
+    m->heap[i] = item;
+}
+
+void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
+                         uint32_t n, int64_t t0)
+{
+    m->streams = streams;
+    m->n = 0;
+    for (uint32_t i = 0; i < n && i < TRAFFIC_MERGE_MAX; i++) {
+        uint64_t k = traffic_count_before(&streams[i], t0);
+        int64_t t = traffic_time(&streams[i], k);
+
+        if (t != TRAFFIC_NEVER) {
+            m->heap[m->n++] = (TrafficMergeItem){ .t = t, .k = k, .stream = i };
+        }
+    }
+    for (uint32_t i = m->n / 2; i-- > 0;) {
+        sift_down(m, i);
+    }
+}
+
+void traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k)
+{
+    TrafficMergeItem *top = &m->heap[0];
+
+    *stream = top->stream;
+    *k = top->k;
+    top->k++;
+    top->t = traffic_time(&m->streams[top->stream], top->k);
+    if (top->t == TRAFFIC_NEVER) {
+        m->heap[0] = m->heap[--m->n];
+    }
+    if (m->n) {
+        sift_down(m, 0);
+    }
+}

@@ -1,0 +1,144 @@
+/*
+ * Synthetic PCIe traffic: streams of TLPs over virtual time.
+ *
+ * A stream is the TLPs of one kind and direction that one endpoint takes
+ * part in, at a fixed rate. Its k-th TLP (k = 0, 1, ...) happens at
+ *     t(k) = epoch_t + ceil((k - epoch_k) * 1e9 / rate)   ns of virtual time
+ * so counts over any interval are O(1) exact integer arithmetic, and the
+ * TLP itself (header, length, tag, address) is a pure function of
+ * (seed, stream, k): what a trace records over an interval is exactly what
+ * is counted over it. A rate change starts a new epoch, so counts stay
+ * continuous. Lengths follow a per-stream pattern of TRAFFIC_PATTERN
+ * entries drawn from the seed, so payload sums are O(1) too.
+ *
+ * Plain C with no QEMU headers: the host unit tests and benchmarks use it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HISI_MODEL_TRAFFIC_H
+#define HISI_MODEL_TRAFFIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pcie-tlp.h"
+
+#define TRAFFIC_NS_PER_S    1000000000ull
+#define TRAFFIC_PATTERN     16
+#define TRAFFIC_NEVER       INT64_MAX
+
+typedef enum TrafficDir {
+    TRAFFIC_INBOUND,    /* endpoint -> root complex */
+    TRAFFIC_OUTBOUND,   /* root complex -> endpoint */
+} TrafficDir;
+
+typedef enum TrafficKind {
+    TRAFFIC_POSTED,         /* memory write */
+    TRAFFIC_NON_POSTED,     /* memory read */
+    TRAFFIC_COMPLETION,     /* completion with data */
+} TrafficKind;
+
+typedef struct TrafficStream {
+    uint16_t endpoint;      /* BDF of the endpoint */
+    uint16_t port;          /* BDF of its root port (the RC side) */
+    uint8_t index;          /* which stream of the endpoint, for the seed */
+    uint8_t dir;            /* TrafficDir */
+    uint8_t kind;           /* TrafficKind */
+    bool cpl_b;             /* inbound completion of a P2P request */
+    uint64_t rate;          /* TLPs per second; 0: none */
+    uint64_t addr_base;     /* requests address [base, base + window) */
+    uint32_t addr_window;   /* a power of two */
+    uint32_t latency_ns;    /* request to completion, for latency counts */
+    int64_t epoch_t;        /* ns: t(epoch_k) == epoch_t */
+    uint64_t epoch_k;
+    uint16_t len_dw[TRAFFIC_PATTERN];           /* payload or read length */
+    uint32_t len_prefix[TRAFFIC_PATTERN + 1];   /* sums of len_dw[0..i) */
+} TrafficStream;
+
+/*
+ * Set up @s with lengths drawn from [len_min, len_max] DWs (1..1024) by
+ * @seed; the other fields are the caller's. Epoch 0 at time 0.
+ */
+void traffic_stream_init(TrafficStream *s, uint64_t seed,
+                         uint16_t len_min, uint16_t len_max);
+
+/* Change the rate from time @now on, keeping counts continuous. */
+void traffic_stream_set_rate(TrafficStream *s, uint64_t rate, int64_t now);
+
+/* Number of TLPs with time < @t. */
+uint64_t traffic_count_before(const TrafficStream *s, int64_t t);
+
+/* Time of TLP @k (TRAFFIC_NEVER when the rate is 0). @k >= epoch_k. */
+int64_t traffic_time(const TrafficStream *s, uint64_t k);
+
+static inline uint16_t traffic_len_dw(const TrafficStream *s, uint64_t k)
+{
+    return s->len_dw[k % TRAFFIC_PATTERN];
+}
+
+/* Sum of the lengths of TLPs [k0, k1), in DWs. */
+uint64_t traffic_len_dw_sum(const TrafficStream *s, uint64_t k0, uint64_t k1);
+
+/* The header of TLP @k of @s. */
+void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp);
+
+/*
+ * The built-in traffic of one PCIe endpoint: DMA writes and reads with their
+ * completions, MMIO writes and reads from the CPU with their completions,
+ * and peer-to-peer completions. Tuning scales it like the PTT tune events:
+ * a QoS weight w (0..2) multiplies the rate of that outbound kind by
+ * 2^w / 2, a buffer level l (0..2) multiplies the latency of that
+ * direction by (4 - l) / 3.
+ */
+#define TRAFFIC_ENDPOINT_STREAMS 7
+
+typedef struct TrafficTuning {
+    uint8_t qos_tx_cpl;
+    uint8_t qos_tx_np;
+    uint8_t qos_tx_p;
+    uint8_t rx_buf_level;
+    uint8_t tx_buf_level;
+} TrafficTuning;
+
+/*
+ * Fill @out[TRAFFIC_ENDPOINT_STREAMS] for the endpoint @endpoint below root
+ * port @port, whose MMIO window (a BAR) is [mmio_base, mmio_base + mmio_size).
+ */
+void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
+                              uint16_t endpoint, uint16_t port,
+                              uint64_t mmio_base, uint32_t mmio_size,
+                              const TrafficTuning *tune);
+
+/*
+ * Walks the TLPs of a set of streams in time order (ties: lower stream
+ * index first), from a start time on, with a binary heap.
+ */
+#define TRAFFIC_MERGE_MAX 256
+
+typedef struct TrafficMergeItem {
+    int64_t t;
+    uint64_t k;
+    uint32_t stream;
+} TrafficMergeItem;
+
+typedef struct TrafficMerge {
+    const TrafficStream *streams;
+    uint32_t n;
+    TrafficMergeItem heap[TRAFFIC_MERGE_MAX];
+} TrafficMerge;
+
+/* Only the first TRAFFIC_MERGE_MAX streams take part. */
+void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
+                         uint32_t n, int64_t t0);
+
+/* Time of the next TLP, TRAFFIC_NEVER when there is none. */
+static inline int64_t traffic_merge_peek(const TrafficMerge *m)
+{
+    return m->n ? m->heap[0].t : TRAFFIC_NEVER;
+}
+
+/* Take the next TLP: its stream and number. Only when peek < NEVER. */
+void traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k);
+
+#endif
