@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ptt-trace: take an AUX trace from a hisi_ptt PMU with perf_event_open and
+ * check every record against the trace settings and the PCI topology.
+ *
+ * usage: ptt-trace --pmu NAME --filter V --type T --direction D --format F
+ *                  --map EP:PORT[,EP:PORT...] [--ms N] [--dump N]
+ *
+ * --map gives each endpoint BDF (hex) with its root port BDF; the filter
+ * decides which endpoints may appear (a requester filter: that one; a root
+ * port filter: those below the ports in its mask). Each record must have a
+ * valid TLP header whose kind is in --type, whose direction the --direction
+ * allows for the --format, and which belongs to an allowed endpoint.
+ * Prints one summary line "records=N P=.. NP=.. CPL=.. in=.. out=.. ..."
+ * and exits 0 when there were records and all were right.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define AUX_SIZE	(16u << 20)	/* the driver's minimum */
+#define DATA_PAGES	8
+#define MAX_EPS		32
+#define FILTER_IS_PORT	(1u << 19)
+
+struct ep {
+	unsigned int bdf, port;
+};
+
+static struct ep eps[MAX_EPS];
+static unsigned int n_eps;
+static unsigned int filter, types = 7, direction, format;
+static unsigned long errors;
+
+static void fail(unsigned long rec, const char *what, const uint32_t *dw,
+		 unsigned int ndw)
+{
+	if (errors++ < 10) {
+		printf("# record %lu: %s:", rec, what);
+		for (unsigned int i = 0; i < ndw; i++)
+			printf(" %08x", dw[i]);
+		printf("\n");
+	}
+}
+
+static int port_selected(unsigned int port)
+{
+	unsigned int slot = (port >> 3) & 0x1f;
+
+	return filter & (1u << ((slot & 7) << 1));
+}
+
+static int ep_allowed(unsigned int bdf)
+{
+	for (unsigned int i = 0; i < n_eps; i++) {
+		if (eps[i].bdf != bdf)
+			continue;
+		if (filter & FILTER_IS_PORT)
+			return port_selected(eps[i].port);
+		return (filter & 0xffff) == bdf;
+	}
+	return 0;
+}
+
+static int is_port(unsigned int bdf)
+{
+	for (unsigned int i = 0; i < n_eps; i++)
+		if (eps[i].port == bdf)
+			return 1;
+	return 0;
+}
+
+/* An outbound request's requester is a root port: one with an allowed endpoint */
+static int port_of_allowed_ep(unsigned int port)
+{
+	for (unsigned int i = 0; i < n_eps; i++)
+		if (eps[i].port == port && ep_allowed(eps[i].bdf))
+			return 1;
+	return 0;
+}
+
+struct counts {
+	unsigned long records, p, np, cpl, in, out, payload_dw;
+};
+
+/* Check one TLP header (hdr[0..3]); @rec numbers the record for messages. */
+static void check_tlp(unsigned long rec, const uint32_t *hdr, struct counts *c)
+{
+	unsigned int fmt = hdr[0] >> 29, type = (hdr[0] >> 24) & 0x1f;
+	unsigned int len = hdr[0] & 0x3ff ? hdr[0] & 0x3ff : 1024;
+	unsigned int id1 = hdr[1] >> 16, id2 = hdr[2] >> 16;
+	int kind, out, ep_ok, dir_ok, cpl;
+
+	if (type == 0x00 && fmt <= 3) {
+		kind = fmt & 2 ? 1 : 2;			/* MWr: P, MRd: NP */
+		out = is_port(id1);
+		ep_ok = out ? port_of_allowed_ep(id1) : ep_allowed(id1);
+		if ((fmt & 1) ? hdr[2] == 0 : hdr[3] != 0)
+			fail(rec, "bad address for the header size", hdr, 4);
+		if ((fmt & 1 ? hdr[3] : hdr[2]) & 3)
+			fail(rec, "address not DW aligned", hdr, 4);
+	} else if (type == 0x0a && fmt == 2) {
+		kind = 4;				/* CplD */
+		out = is_port(id1);
+		ep_ok = ep_allowed(out ? id2 : id1);
+		if ((hdr[1] & 0xfff) != ((len * 4) & 0xfff))
+			fail(rec, "byte count does not match length", hdr, 4);
+		if ((hdr[1] >> 13) & 7)
+			fail(rec, "completion status not successful", hdr, 4);
+	} else {
+		fail(rec, "not a MWr, MRd or CplD header", hdr, 4);
+		return;
+	}
+	if (!(types & kind))
+		fail(rec, "TLP type not selected", hdr, 4);
+	if (!ep_ok)
+		fail(rec, "TLP of an endpoint the filter excludes", hdr, 4);
+	/*
+	 * The header does not tell CPL A from CPL B apart, so directions 2
+	 * and 3 are checked for the direction only, and 8DW direction 3 for
+	 * inbound completions.
+	 */
+	cpl = kind == 4;
+	if (format)
+		dir_ok = direction == 1 ? out : direction == 2 ? !out :
+			 direction == 3 ? !out && cpl : 0;
+	else
+		dir_ok = direction == 0 ? !out : direction == 1 ? out : 1;
+	if (!dir_ok)
+		fail(rec, "direction not selected", hdr, 4);
+	c->records++;
+	c->p += kind == 1;
+	c->np += kind == 2;
+	c->cpl += cpl;
+	c->out += out;
+	c->in += !out;
+	if (fmt & 2)
+		c->payload_dw += len;
+}
+
+static void parse(const uint8_t *buf, uint64_t size, struct counts *c,
+		  unsigned long dump)
+{
+	unsigned int rec_size = format ? 32 : 16;
+	uint32_t last_time = 0;
+
+	if (size % rec_size)
+		fail(0, "trace size not a whole number of records", NULL, 0);
+	for (uint64_t off = 0; off + rec_size <= size; off += rec_size) {
+		const uint32_t *dw = (const uint32_t *)(buf + off);
+		unsigned long rec = off / rec_size;
+		uint32_t hdr[4];
+
+		if (rec < dump) {
+			printf("# record %lu:", rec);
+			for (unsigned int i = 0; i < rec_size / 4; i++)
+				printf(" %08x", dw[i]);
+			printf("\n");
+		}
+		if (format) {
+			if (dw[0] != 0xffffffff || dw[6] != 0)
+				fail(rec, "not an 8DW record", dw, 8);
+			if (rec && dw[7] < last_time)
+				fail(rec, "time stamp went back", dw, 8);
+			last_time = dw[7];
+			memcpy(hdr, dw + 2, sizeof(hdr));
+		} else {
+			if ((dw[0] & 0xfffff800) == 0xfffff800)
+				fail(rec, "8DW mark in a 4DW trace", dw, 4);
+			/* Rebuild header DW0 from Fmt[1:0], Type and Length. */
+			hdr[0] = (dw[0] >> 30) << 29 | ((dw[0] >> 25) & 0x1f) << 24 |
+				 ((dw[0] >> 11) & 0x3ff);
+			memcpy(hdr + 1, dw + 1, 3 * sizeof(uint32_t));
+		}
+		check_tlp(rec, hdr, c);
+	}
+}
+
+static unsigned long num(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+
+	if (*s == '\0' || *end != '\0') {
+		fprintf(stderr, "ptt-trace: bad number '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static int read_pmu_type(const char *pmu)
+{
+	char path[256];
+	FILE *f;
+	int type = -1;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%d", &type) != 1) {
+		fprintf(stderr, "ptt-trace: no PMU %s\n", pmu);
+		exit(2);
+	}
+	fclose(f);
+	return type;
+}
+
+int main(int argc, char **argv)
+{
+	const char *pmu = NULL;
+	unsigned long ms = 200, dump = 0;
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct perf_event_mmap_page *up;
+	long page = sysconf(_SC_PAGESIZE);
+	struct counts c = { 0 };
+	struct timespec ts;
+	uint8_t *aux;
+	uint64_t head;
+	int fd;
+
+	for (int i = 1; i + 1 < argc; i += 2) {
+		const char *o = argv[i], *v = argv[i + 1];
+
+		if (!strcmp(o, "--pmu")) {
+			pmu = v;
+		} else if (!strcmp(o, "--filter")) {
+			filter = num(v);
+		} else if (!strcmp(o, "--type")) {
+			types = num(v);
+		} else if (!strcmp(o, "--direction")) {
+			direction = num(v);
+		} else if (!strcmp(o, "--format")) {
+			format = num(v);
+		} else if (!strcmp(o, "--ms")) {
+			ms = num(v);
+		} else if (!strcmp(o, "--dump")) {
+			dump = num(v);
+		} else if (!strcmp(o, "--map")) {
+			char *s = strdup(v), *tok, *save;
+
+			for (tok = strtok_r(s, ",", &save); tok && n_eps < MAX_EPS;
+			     tok = strtok_r(NULL, ",", &save)) {
+				if (sscanf(tok, "%x:%x", &eps[n_eps].bdf,
+					   &eps[n_eps].port) != 2) {
+					fprintf(stderr, "ptt-trace: bad --map entry %s\n", tok);
+					return 2;
+				}
+				n_eps++;
+			}
+			free(s);
+		} else {
+			fprintf(stderr, "ptt-trace: unknown option %s\n", o);
+			return 2;
+		}
+	}
+	if (!pmu || !n_eps) {
+		fprintf(stderr, "usage: ptt-trace --pmu NAME --map EP:PORT,... [options]\n");
+		return 2;
+	}
+
+	attr.type = read_pmu_type(pmu);
+	attr.config = (filter & 0xfffff) | (uint64_t)(direction & 0xf) << 20 |
+		      (uint64_t)(types & 0xff) << 24 | (uint64_t)(format & 0xf) << 32;
+	attr.disabled = 1;
+	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
+	if (fd < 0) {
+		printf("# perf_event_open: %s\n", strerror(errno));
+		return 1;
+	}
+	up = mmap(NULL, (1 + DATA_PAGES) * page, PROT_READ | PROT_WRITE,
+		  MAP_SHARED, fd, 0);
+	if (up == MAP_FAILED) {
+		printf("# mmap: %s\n", strerror(errno));
+		return 1;
+	}
+	up->aux_offset = (1 + DATA_PAGES) * page;
+	up->aux_size = AUX_SIZE;
+	aux = mmap(NULL, AUX_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   up->aux_offset);
+	if (aux == MAP_FAILED) {
+		printf("# mmap aux: %s\n", strerror(errno));
+		return 1;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		printf("# enable: %s\n", strerror(errno));
+		return 1;
+	}
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000;
+	nanosleep(&ts, NULL);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
+	if (head > AUX_SIZE)
+		head = AUX_SIZE;	/* wrapped: the last AUX_SIZE bytes */
+	parse(aux, head, &c, dump);
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu bytes=%llu errors=%lu\n",
+	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw,
+	       (unsigned long long)head, errors);
+	return c.records && !errors ? 0 : 1;
+}

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# hisi-ptt with the upstream hisi_ptt driver. Topology (tests/boot/meson.build):
+#   00:08.0 hisi-ptt sicl-id=2 core-id=5
+#   00:10.0 root port -> 01:00.0 nvme
+#   00:11.0 root port -> 02:00.0 edu
+#   00:18.0 root port (outside the PTT's range 00:10.0-00:17.7) -> 03:00.0 pci-testdev
+. /guest/tests/lib/ktap.sh
+
+PMU=/sys/bus/event_source/devices/hisi_ptt2_5
+MAP=0x100:0x80,0x200:0x88,0x300:0xc0
+TUNES="qos_tx_cpl qos_tx_np qos_tx_p rx_alloc_buf_level tx_alloc_buf_level"
+
+ktap_start hisi_ptt 19
+
+ktap_check probe test -e /sys/bus/pci/drivers/hisi_ptt/0000:00:08.0
+ktap_check pmu-name-from-sicl-core test -d $PMU
+ktap_check msi-vector grep -q 'ITS-PCI-MSI-0000:00:08.0.*hisi_ptt' /proc/interrupts
+
+tune_defaults() {
+	for t in $TUNES; do
+		[ "$(cat $PMU/tune/$t)" = 1 ] || { echo "$t = $(cat $PMU/tune/$t)"; return 1; }
+	done
+}
+ktap_check tune-defaults tune_defaults
+
+tune_write_read() {
+	for t in $TUNES; do
+		for v in 0 2 1; do
+			echo $v >$PMU/tune/$t || return 1
+			[ "$(cat $PMU/tune/$t)" = $v ] || { echo "$t: wrote $v, read $(cat $PMU/tune/$t)"; return 1; }
+		done
+	done
+}
+ktap_check tune-write-read tune_write_read
+
+tune_clamp() {
+	echo 7 >$PMU/tune/qos_tx_p && [ "$(cat $PMU/tune/qos_tx_p)" = 2 ] &&
+	echo 65535 >$PMU/tune/rx_alloc_buf_level && [ "$(cat $PMU/tune/rx_alloc_buf_level)" = 2 ]
+}
+ktap_check tune-clamps-to-2 tune_clamp
+
+tune_negative() {
+	echo 1 >$PMU/tune/qos_tx_np
+	echo -1 >$PMU/tune/qos_tx_np 2>/dev/null && { echo "-1 accepted"; return 1; }
+	echo 65536 >$PMU/tune/qos_tx_np 2>/dev/null && { echo "65536 accepted"; return 1; }
+	[ "$(cat $PMU/tune/qos_tx_np)" = 1 ]
+}
+ktap_check tune-rejects-negative-and-too-big tune_negative
+for t in $TUNES; do echo 1 >$PMU/tune/$t; done
+
+list_filters() {
+	for f in $PMU/$1/*; do
+		[ "$(basename $f)" = multiselect ] || echo "$(basename $f)=$(cat $f)"
+	done | tr '\n' ' '
+}
+ktap_check root-port-filters test "$(list_filters root_port_filters)" = \
+	"0000:00:10.0=0x80001 0000:00:11.0=0x80004 "
+ktap_check requester-filters test "$(list_filters requester_filters)" = \
+	"0000:01:00.0=0x00100 0000:02:00.0=0x00200 "
+ktap_check filter-multiselect test "$(cat $PMU/root_port_filters/multiselect)$(cat $PMU/requester_filters/multiselect)" = 10
+
+# trace NAME FILTER TYPE DIRECTION FORMAT [MS]: an AUX trace whose every
+# record ptt-trace checks against the settings and the topology.
+trace() {
+	local name=$1
+	shift
+	ktap_check "$name" /guest/progs/ptt-trace --pmu hisi_ptt2_5 --map $MAP \
+		--filter $1 --type $2 --direction $3 --format $4 --ms ${5:-200}
+}
+trace trace-4dw-requester-inbound 0x00100 7 0 0
+trace trace-4dw-port-outbound 0x80005 7 1 0
+trace trace-4dw-both-ports-dir2 0x80005 3 2 0
+trace trace-4dw-dir3-cpl 0x80004 4 3 0
+trace trace-8dw-requester-outbound-posted 0x00200 1 1 1
+trace trace-8dw-port-inbound-np 0x80001 2 2 1
+trace trace-8dw-inbound-cpl-a 0x80004 4 3 1
+
+# Buffers fill in order with one MSI each: the driver copies 4 MiB per MSI
+# and the partial buffer at the end.
+one_msi_per_buffer() {
+	local before after out bytes
+	before=$(awk '/hisi_ptt/ {print $2 + $3}' /proc/interrupts)
+	out=$(/guest/progs/ptt-trace --pmu hisi_ptt2_5 --map $MAP --filter 0x80005 \
+		--type 7 --direction 2 --format 0 --ms 800) || { echo "$out"; return 1; }
+	after=$(awk '/hisi_ptt/ {print $2 + $3}' /proc/interrupts)
+	bytes=$(echo "$out" | sed -n 's/.* bytes=\([0-9]*\).*/\1/p')
+	echo "$out; MSIs $((after - before))"
+	[ $((after - before)) -ge 1 ] && [ $((after - before)) = $((bytes / 4194304)) ]
+}
+ktap_check one-msi-per-full-buffer one_msi_per_buffer
+
+# Tuning acts on the traffic: QoS weight 2 doubles, 0 halves outbound posted.
+posted_count() {
+	/guest/progs/ptt-trace --pmu hisi_ptt2_5 --map $MAP --filter 0x00100 \
+		--type 1 --direction 1 --format 1 --ms 500 | sed -n 's/^records=\([0-9]*\).*/\1/p'
+}
+tune_changes_traffic() {
+	local low high
+	echo 0 >$PMU/tune/qos_tx_p
+	low=$(posted_count)
+	echo 2 >$PMU/tune/qos_tx_p
+	high=$(posted_count)
+	echo 1 >$PMU/tune/qos_tx_p
+	echo "posted TLPs in 500 ms: weight 0 $low, weight 2 $high"
+	# 4x the rate, give or take the length of a guest's sleep
+	[ -n "$low" ] && [ "$low" -gt 0 ] && [ $((high * 10 / low)) -ge 30 ] && [ $((high * 10 / low)) -le 50 ]
+}
+ktap_check tune-qos-scales-traffic tune_changes_traffic
+ktap_finish
