@@ -656,24 +656,28 @@ static void hisi_ptt_reset_hold(Object *obj, ResetType type)
     s->lost = 0;
 }
 
+typedef struct PttDuplicate {
+    HisiPttState *s;
+    bool found;
+} PttDuplicate;
+
 /* Another hisi-ptt with the same location would give a duplicate PMU. */
-static void ptt_check_unique(PCIBus *bus, PCIDevice *d, void *opaque)
+static void ptt_find_duplicate(PCIBus *bus, PCIDevice *d, void *opaque)
 {
-    HisiPttState *s = opaque;
+    PttDuplicate *dup = opaque;
     HisiPttState *other = (HisiPttState *)object_dynamic_cast(OBJECT(d),
                                                               TYPE_HISI_PTT);
 
-    if (other && other != s && other->sicl_id == s->sicl_id &&
-        other->core_id == s->core_id) {
-        s->sicl_id = UINT16_MAX;    /* flag for realize */
-        s->core_id = UINT16_MAX;
+    if (other && other != dup->s && other->sicl_id == dup->s->sicl_id &&
+        other->core_id == dup->s->core_id) {
+        dup->found = true;
     }
 }
 
 static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
 {
     HisiPttState *s = HISI_PTT(pdev);
-    uint16_t sicl = s->sicl_id, core = s->core_id;
+    PttDuplicate dup = { .s = s };
 
     if (s->rp_bdf_min > s->rp_bdf_max) {
         error_setg(errp, "hisi-ptt: rp-bdf-min (0x%04x) must not be above "
@@ -687,17 +691,11 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
                    s->rp_bdf_max);
         return;
     }
-    if (sicl == UINT16_MAX || core == UINT16_MAX) {
-        error_setg(errp, "hisi-ptt: sicl-id and core-id must be in 0..65534");
-        return;
-    }
-    pci_for_each_device_under_bus(pci_get_bus(pdev), ptt_check_unique, s);
-    if (s->sicl_id != sicl) {
-        s->sicl_id = sicl;
-        s->core_id = core;
+    pci_for_each_device_under_bus(pci_get_bus(pdev), ptt_find_duplicate, &dup);
+    if (dup.found) {
         error_setg(errp, "hisi-ptt: another hisi-ptt already has sicl-id=%u "
                    "core-id=%u (the PMU name hisi_ptt%u_%u must be unique)",
-                   sicl, core, sicl, core);
+                   s->sicl_id, s->core_id, s->sicl_id, s->core_id);
         return;
     }
 

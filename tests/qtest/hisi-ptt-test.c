@@ -1,0 +1,421 @@
+/*
+ * QTest: HiSilicon PCIe Tune and Trace (hisi-ptt) registers
+ *
+ * Drives the device as the hisi_ptt driver does, stepping the virtual clock
+ * to let the synthetic traffic of one endpoint fill the trace buffers.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "libqos/generic-pcihost.h"
+#include "libqos/pci.h"
+#include "hw/pci/pci_regs.h"
+#include "qemu/bitops.h"
+#include "qobject/qdict.h"
+
+#define PTT_DEVFN           QPCI_DEVFN(8, 0)
+#define RP_DEVFN            QPCI_DEVFN(0x10, 0)
+#define EDU_BDF             0x0100      /* behind the root port, bus 1 */
+
+#define TUNING_CTRL         0x0000
+#define TUNING_DATA         0x0004
+#define TRACE_ADDR_SIZE     0x0800
+#define TRACE_ADDR_BASE_LO(i) (0x0810 + 8 * (i))
+#define TRACE_ADDR_BASE_HI(i) (0x0814 + 8 * (i))
+#define TRACE_CTRL          0x0850
+#define TRACE_INT_STAT      0x0890
+#define TRACE_INT_MASK      0x0894
+#define TUNING_INT_STAT     0x0898
+#define TRACE_WR_STS        0x08a0
+#define TRACE_STS           0x08b0
+#define DEVICE_RANGE        0x0fe0
+#define LOCATION            0x0fe8
+
+#define CTRL_EN             BIT(0)
+#define CTRL_RST            BIT(1)
+#define CTRL_RXTX(d)        ((d) << 2)
+#define CTRL_TYPE(t)        ((t) << 4)
+#define CTRL_8DW            BIT(14)
+#define CTRL_REQUESTER      BIT(15)
+#define CTRL_TARGET(t)      ((uint32_t)(t) << 16)
+
+/* Guest RAM: trace buffers, and the word the MSI writes */
+#define BUF_BASE            0x48000000ull
+#define BUF_SIZE            0x1000
+#define MSI_ADDR            0x47000000ull
+#define MSI_DATA            0x5a5a
+
+/* Port filter bit of root port 00:10.0 (slot 16 -> bit 0) */
+#define RP_PORT_BIT         0x1
+
+typedef struct Ptt {
+    QTestState *qts;
+    QGuestAllocator alloc;
+    QGenericPCIBus bus;
+    QPCIDevice *dev;
+    QPCIBar bar;
+} Ptt;
+
+static void ptt_init(Ptt *p, const char *extra)
+{
+    QPCIDevice *rp;
+    uint8_t msi;
+
+    p->qts = qtest_initf("-M virt -nic none -m 512M "
+                         "-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,"
+                         "addr=0x10 -device edu,bus=rp0 "
+                         "-device hisi-ptt,bus=pcie.0,addr=0x8%s", extra);
+    alloc_init(&p->alloc, 0, 0x40000000, 0x60000000, 4096);
+    qpci_init_generic(&p->bus, p->qts, &p->alloc, false);
+
+    /* Number the root port's secondary bus, as firmware would. */
+    rp = qpci_device_find(&p->bus.bus, RP_DEVFN);
+    g_assert_nonnull(rp);
+    qpci_config_writeb(rp, PCI_SECONDARY_BUS, 1);
+    qpci_config_writeb(rp, PCI_SUBORDINATE_BUS, 1);
+    g_free(rp);
+
+    p->dev = qpci_device_find(&p->bus.bus, PTT_DEVFN);
+    g_assert_nonnull(p->dev);
+    qpci_device_enable(p->dev);
+    p->bar = qpci_iomap(p->dev, 2, NULL);
+
+    msi = qpci_find_capability(p->dev, PCI_CAP_ID_MSI, 0);
+    g_assert_cmpuint(msi, !=, 0);
+    qpci_config_writel(p->dev, msi + PCI_MSI_ADDRESS_LO, (uint32_t)MSI_ADDR);
+    qpci_config_writel(p->dev, msi + PCI_MSI_ADDRESS_HI, MSI_ADDR >> 32);
+    qpci_config_writew(p->dev, msi + PCI_MSI_DATA_64, MSI_DATA);
+    qpci_config_writew(p->dev, msi + PCI_MSI_FLAGS,
+                       qpci_config_readw(p->dev, msi + PCI_MSI_FLAGS) |
+                       PCI_MSI_FLAGS_ENABLE);
+}
+
+static void ptt_fini(Ptt *p)
+{
+    g_free(p->dev);
+    alloc_destroy(&p->alloc);
+    qtest_quit(p->qts);
+}
+
+static uint32_t rd(Ptt *p, uint32_t off)
+{
+    return qpci_io_readl(p->dev, p->bar, off);
+}
+
+static void wr(Ptt *p, uint32_t off, uint32_t val)
+{
+    qpci_io_writel(p->dev, p->bar, off, val);
+}
+
+/* Took the MSI since the last call? */
+static bool msi_taken(Ptt *p)
+{
+    uint32_t v = qtest_readl(p->qts, MSI_ADDR);
+
+    qtest_writel(p->qts, MSI_ADDR, 0);
+    return v == MSI_DATA;
+}
+
+/* The driver's buffer set-up and trace start (hisi_ptt_trace_start) */
+static void ptt_start(Ptt *p, uint32_t ctrl)
+{
+    for (int i = 0; i < 4; i++) {
+        wr(p, TRACE_ADDR_BASE_LO(i), (uint32_t)(BUF_BASE + i * BUF_SIZE));
+        wr(p, TRACE_ADDR_BASE_HI(i), (BUF_BASE + i * BUF_SIZE) >> 32);
+    }
+    wr(p, TRACE_ADDR_SIZE, BUF_SIZE);
+    g_assert_cmphex(rd(p, TRACE_STS) & 1, ==, 1);
+    wr(p, TRACE_CTRL, rd(p, TRACE_CTRL) | CTRL_RST);
+    g_assert_cmphex(rd(p, TRACE_WR_STS), ==, 0);
+    wr(p, TRACE_CTRL, rd(p, TRACE_CTRL) & ~CTRL_RST);
+    wr(p, TRACE_INT_STAT, 0xf);
+    wr(p, TRACE_INT_MASK, 0);
+    msi_taken(p);
+    wr(p, TRACE_CTRL, ctrl | CTRL_EN);
+}
+
+static void test_reset_values(void)
+{
+    Ptt p;
+
+    ptt_init(&p, ",sicl-id=3,core-id=7,rp-bdf-min=0x80,rp-bdf-max=0x9f");
+    g_assert_cmphex(qpci_config_readw(p.dev, PCI_VENDOR_ID), ==, 0x19e5);
+    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==, 0xa12e);
+    g_assert_cmphex(rd(&p, TUNING_CTRL), ==, 0);
+    g_assert_cmphex(rd(&p, TUNING_DATA), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_ADDR_SIZE), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_ADDR_BASE_LO(0)), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_ADDR_BASE_HI(3)), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_CTRL), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_INT_MASK), ==, 0xf);
+    g_assert_cmphex(rd(&p, TUNING_INT_STAT), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_STS), ==, 1);
+    g_assert_cmphex(rd(&p, DEVICE_RANGE), ==, 0x009f0080);
+    g_assert_cmphex(rd(&p, LOCATION), ==, 0x00030007);
+    ptt_fini(&p);
+}
+
+static uint32_t tune(Ptt *p, uint32_t code, uint32_t data)
+{
+    uint32_t ctrl = rd(p, TUNING_CTRL);
+
+    wr(p, TUNING_CTRL, (ctrl & ~0xffffffu) | code);
+    wr(p, TUNING_DATA, data);
+    g_assert_cmphex(rd(p, TUNING_INT_STAT) & 1, ==, 0);
+    return rd(p, TUNING_DATA) & 0xffff;
+}
+
+static void test_tune(void)
+{
+    static const uint32_t codes[] = {
+        0x30004, 0x40004, 0x50004, 0x60005, 0x70005,
+    };
+    Ptt p;
+
+    ptt_init(&p, "");
+    for (int i = 0; i < ARRAY_SIZE(codes); i++) {
+        g_assert_cmpuint(tune(&p, codes[i], 0xffffffff), ==, 1);
+        tune(&p, codes[i], 0);
+        g_assert_cmpuint(tune(&p, codes[i], 0xffffffff), ==, 0);
+        tune(&p, codes[i], 9);          /* clamped */
+        g_assert_cmpuint(tune(&p, codes[i], 0xffffffff), ==, 2);
+    }
+    /* The events are independent. */
+    tune(&p, codes[0], 0);
+    g_assert_cmpuint(tune(&p, codes[1], 0xffffffff), ==, 2);
+    /* Bits 31:24 are kept; an unknown event reads 0. */
+    wr(&p, TUNING_CTRL, 0xab000000 | codes[2]);
+    g_assert_cmphex(rd(&p, TUNING_CTRL), ==, 0xab000000 | codes[2]);
+    g_assert_cmpuint(tune(&p, 0x10004, 0xffffffff), ==, 0);
+    ptt_fini(&p);
+}
+
+static void test_rst_idle_wr_sts(void)
+{
+    Ptt p;
+    uint32_t sts;
+
+    ptt_init(&p, "");
+    ptt_start(&p, CTRL_RXTX(0) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 0);
+    qtest_clock_step(p.qts, 100 * 1000);        /* 100 us: ~31 records */
+    sts = rd(&p, TRACE_WR_STS);
+    g_assert_cmphex(sts >> 28, ==, 0);
+    g_assert_cmpuint(sts & 0xfffffff, >, 0);
+    g_assert_cmpuint(sts % 16, ==, 0);
+    /* Stop: idle at once, the write status stays for the driver. */
+    wr(&p, TRACE_CTRL, 0);
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    sts = rd(&p, TRACE_WR_STS);
+    qtest_clock_step(p.qts, 10 * 1000 * 1000);
+    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, sts);
+    /* Only RST clears it. */
+    wr(&p, TRACE_CTRL, CTRL_RST);
+    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
+    ptt_fini(&p);
+}
+
+/* Time stamp of 8DW record @n of buffer @buf */
+static uint32_t rec8_time(Ptt *p, int buf, int n)
+{
+    return qtest_readl(p->qts, BUF_BASE + buf * BUF_SIZE + n * 32 + 28);
+}
+
+static void test_ring_order_and_msi(void)
+{
+    Ptt p;
+    uint32_t last_time = 0;
+
+    ptt_init(&p, "");
+    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_8DW |
+              CTRL_TARGET(RP_PORT_BIT));
+    /* Buffers 0, 1, 2, 3, then 0 again: one MSI and one status bit each. */
+    for (int round = 0; round < 6; round++) {
+        int buf = round % 4;
+        int steps = 0;
+
+        while (!(rd(&p, TRACE_INT_STAT) & 0xf)) {
+            g_assert_false(msi_taken(&p));
+            qtest_clock_step(p.qts, 20 * 1000);
+            g_assert_cmpint(++steps, <, 1000);
+        }
+        g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, BIT(buf));
+        g_assert_true(msi_taken(&p));
+        g_assert_cmphex(rd(&p, TRACE_WR_STS) >> 28, ==, (buf + 1) % 4);
+        /* Records in time order, across buffers too */
+        for (int n = 0; n < BUF_SIZE / 32; n++) {
+            g_assert_cmphex(qtest_readl(p.qts, BUF_BASE + buf * BUF_SIZE +
+                                        n * 32), ==, 0xffffffff);
+            g_assert_cmpuint(rec8_time(&p, buf, n), >=, last_time);
+            last_time = rec8_time(&p, buf, n);
+        }
+        wr(&p, TRACE_INT_STAT, BIT(buf));          /* W1C */
+        g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0);
+    }
+    wr(&p, TRACE_CTRL, 0);
+    ptt_fini(&p);
+}
+
+static void test_stall_and_mask(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "");
+    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+    wr(&p, TRACE_INT_MASK, 0x2);            /* buffer 1 masked */
+    qtest_clock_step(p.qts, 100 * 1000 * 1000);
+    /* Buffer 0 completed; buffer 1 waits one record short. */
+    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0x1);
+    g_assert_true(msi_taken(&p));
+    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, (1u << 28) | (BUF_SIZE - 16));
+    /* Writing 0 clears nothing; the W1C write of bit 0 lets buffer 1 end. */
+    wr(&p, TRACE_INT_STAT, 0);
+    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0x1);
+    wr(&p, TRACE_INT_STAT, 0x1);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0x2);
+    g_assert_false(msi_taken(&p));          /* masked */
+    wr(&p, TRACE_INT_MASK, 0);              /* unmasked while pending */
+    g_assert_true(msi_taken(&p));
+    wr(&p, TRACE_CTRL, 0);
+    ptt_fini(&p);
+}
+
+/* Bytes traced in 1 ms with @ctrl */
+static uint32_t traced_1ms(Ptt *p, uint32_t ctrl)
+{
+    uint32_t sts;
+
+    ptt_start(p, ctrl);
+    qtest_clock_step(p->qts, 1000 * 1000);
+    wr(p, TRACE_CTRL, 0);
+    sts = rd(p, TRACE_WR_STS);
+    return (sts >> 28) * BUF_SIZE + (sts & 0xfffffff);
+}
+
+static void test_filters(void)
+{
+    Ptt p;
+    uint32_t all = CTRL_RXTX(2) | CTRL_TYPE(7);
+
+    ptt_init(&p, "");
+    wr(&p, TRACE_INT_MASK, 0xf);
+    g_assert_cmpuint(traced_1ms(&p, all | CTRL_TARGET(RP_PORT_BIT)), >, 0);
+    g_assert_cmpuint(traced_1ms(&p, all | CTRL_TARGET(0x4)), ==, 0);
+    g_assert_cmpuint(traced_1ms(&p, all | CTRL_REQUESTER |
+                                CTRL_TARGET(EDU_BDF)), >, 0);
+    g_assert_cmpuint(traced_1ms(&p, all | CTRL_REQUESTER |
+                                CTRL_TARGET(EDU_BDF + 1)), ==, 0);
+    /* No type selected, or 8DW with the reserved direction 0: nothing */
+    g_assert_cmpuint(traced_1ms(&p, CTRL_RXTX(2) |
+                                CTRL_TARGET(RP_PORT_BIT)), ==, 0);
+    g_assert_cmpuint(traced_1ms(&p, CTRL_RXTX(0) | CTRL_TYPE(7) | CTRL_8DW |
+                                CTRL_TARGET(RP_PORT_BIT)), ==, 0);
+    ptt_fini(&p);
+}
+
+static void test_no_dma_without_bus_master(void)
+{
+    Ptt p;
+    uint16_t cmd;
+
+    ptt_init(&p, "");
+    cmd = qpci_config_readw(p.dev, PCI_COMMAND);
+    qpci_config_writew(p.dev, PCI_COMMAND, cmd & ~PCI_COMMAND_MASTER);
+    qtest_writel(p.qts, BUF_BASE, 0);
+    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+    qtest_clock_step(p.qts, 1000 * 1000);
+    /* The trace stops at the first DMA; nothing reaches memory. */
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    g_assert_cmphex(qtest_readl(p.qts, BUF_BASE), ==, 0);
+    g_assert_false(msi_taken(&p));
+    ptt_fini(&p);
+}
+
+static void test_no_buffers(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "");
+    wr(&p, TRACE_CTRL, CTRL_RXTX(0) | CTRL_TYPE(7) | CTRL_EN |
+       CTRL_TARGET(RP_PORT_BIT));
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
+    ptt_fini(&p);
+}
+
+static void test_bad_accesses(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "");
+    /* Other widths and unaligned or unknown offsets: logged, no effect */
+    g_assert_cmphex(qpci_io_readb(p.dev, p.bar, TRACE_STS), ==, 0);
+    g_assert_cmphex(qpci_io_readw(p.dev, p.bar, TRACE_STS), ==, 0);
+    /* One 64-bit access over INT_STAT and INT_MASK (0xf) reads 0. */
+    g_assert_cmphex(qpci_io_readq(p.dev, p.bar, TRACE_INT_STAT), ==, 0);
+    g_assert_cmphex(rd(&p, 0x0ffc), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_STS + 2), ==, 0);
+    qpci_io_writeb(p.dev, p.bar, TRACE_INT_MASK, 0);
+    qpci_io_writeq(p.dev, p.bar, TRACE_INT_STAT, 0);
+    wr(&p, 0x0ffc, 0xffffffff);
+    wr(&p, LOCATION, 0x12345678);
+    wr(&p, TRACE_STS, 0);
+    g_assert_cmphex(rd(&p, TRACE_INT_MASK), ==, 0xf);
+    g_assert_cmphex(rd(&p, LOCATION), ==, 0);
+    g_assert_cmphex(rd(&p, TRACE_STS), ==, 1);
+    ptt_fini(&p);
+}
+
+/* QEMU refuses the devices of @args at start-up, naming @what. */
+static void assert_refused(const char *args, const char *what)
+{
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    g_autofree char *cmd = g_strdup_printf("%s -M virt -nic none -display none"
+                                           " -S %s",
+                                           getenv("QTEST_QEMU_BINARY"), args);
+    g_auto(GStrv) argv = g_strsplit(cmd, " ", -1);
+    int status;
+
+    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, NULL));
+    g_test_message("%s: %s", args, err);
+    g_assert_cmpint(status, !=, 0);
+    g_assert_nonnull(strstr(err, what));
+}
+
+static void test_bad_properties(void)
+{
+    assert_refused("-device hisi-ptt,rp-bdf-min=0x90,rp-bdf-max=0x80",
+                   "rp-bdf-min (0x0090) must not be above rp-bdf-max");
+    assert_refused("-device hisi-ptt,rp-bdf-min=0x80,rp-bdf-max=0x180",
+                   "must be on one bus");
+    assert_refused("-device hisi-ptt,sicl-id=70000",
+                   "Parameter 'sicl-id' expects uint16_t");
+    assert_refused("-device hisi-ptt,addr=0x8,sicl-id=1,core-id=2 "
+                   "-device hisi-ptt,addr=0x9,sicl-id=1,core-id=2",
+                   "another hisi-ptt already has sicl-id=1 core-id=2");
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    qtest_add_func("/hisi-ptt/reset-values", test_reset_values);
+    qtest_add_func("/hisi-ptt/tune", test_tune);
+    qtest_add_func("/hisi-ptt/rst-idle-wr-sts", test_rst_idle_wr_sts);
+    qtest_add_func("/hisi-ptt/ring-order-and-msi", test_ring_order_and_msi);
+    qtest_add_func("/hisi-ptt/stall-and-mask", test_stall_and_mask);
+    qtest_add_func("/hisi-ptt/filters", test_filters);
+    qtest_add_func("/hisi-ptt/no-dma-without-bus-master",
+                   test_no_dma_without_bus_master);
+    qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
+    qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
+    qtest_add_func("/hisi-ptt/bad-properties", test_bad_properties);
+    return g_test_run();
+}
