@@ -10,7 +10,7 @@ PMU=/sys/bus/event_source/devices/hisi_ptt2_5
 MAP=0x100:0x80,0x200:0x88,0x300:0xc0
 TUNES="qos_tx_cpl qos_tx_np qos_tx_p rx_alloc_buf_level tx_alloc_buf_level"
 
-ktap_start hisi_ptt 19
+ktap_start hisi_ptt 21
 
 ktap_check probe test -e /sys/bus/pci/drivers/hisi_ptt/0000:00:08.0
 ktap_check pmu-name-from-sicl-core test -d $PMU
@@ -106,4 +106,39 @@ tune_changes_traffic() {
 	[ -n "$low" ] && [ "$low" -gt 0 ] && [ $((high * 10 / low)) -ge 30 ] && [ $((high * 10 / low)) -le 50 ]
 }
 ktap_check tune-qos-scales-traffic tune_changes_traffic
+
+# The real perf tool: perf record of an AUX trace, perf report -D decodes it.
+# The PMU takes CPU-wide events only, hence -a.
+perf_record() {
+	cd /tmp && rm -f perf.data
+	perf record -a -e "hisi_ptt2_5/$1/" -- sleep 1 >/tmp/perf-record.log 2>&1 ||
+		{ cat /tmp/perf-record.log; return 1; }
+	perf report -D -i /tmp/perf.data >/tmp/perf-dump.txt 2>&1 ||
+		{ tail -n 5 /tmp/perf-dump.txt; return 1; }
+	grep -q 'HISI PTT data: size [1-9]' /tmp/perf-dump.txt || { echo "no HISI PTT data"; return 1; }
+}
+
+# 8DW, outbound posted of root port 00:10.0: every header is a memory write
+# (Fmt 010/011, Type 0) whose requester is the root port 00:10.0.
+perf_8dw() {
+	local n bad
+	perf_record filter=0x80001,type=1,direction=1,format=1 || return 1
+	n=$(grep -c 'Header DW0' /tmp/perf-dump.txt)
+	bad=$(grep 'Header DW0' /tmp/perf-dump.txt | grep -c -v -E ': .. .. .. (40|60) ')
+	bad=$((bad + $(grep 'Header DW1' /tmp/perf-dump.txt | grep -c -v -E ': .. .. 80 00 ')))
+	echo "$n headers, $bad wrong"
+	[ "$n" -gt 0 ] && [ "$bad" = 0 ]
+}
+ktap_check perf-record-report-8dw perf_8dw
+
+# 4DW, inbound completions: the decoder prints a Format/Type/Length line for
+# each record (with its bit-field order, see docs/hisi-ptt.md).
+perf_4dw() {
+	local n
+	perf_record filter=0x80004,type=4,direction=0,format=0 || return 1
+	n=$(grep -c 'Format .* Type .* Length' /tmp/perf-dump.txt)
+	echo "$n records"
+	[ "$n" -gt 0 ]
+}
+ktap_check perf-record-report-4dw perf_4dw
 ktap_finish

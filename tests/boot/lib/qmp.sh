@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# QMP from inside the guest, over the virtio-serial port scripts/run-guest
+# --guest-qmp connects to the guest's own QEMU. Source it, then:
+#   qmp_open                 connect and negotiate capabilities
+#   qmp 'JSON'               run a command; prints the reply line, fails on error
+#   qmp_event NAME [SECONDS] wait for an event (default 20 s)
+
+qmp_open() {
+	local port dev
+	for port in /sys/class/virtio-ports/*; do
+		[ "$(cat "$port/name" 2>/dev/null)" = qmp ] && dev=/dev/$(basename "$port")
+	done
+	[ -n "$dev" ] || { echo "no virtio-serial port named qmp (run-guest --guest-qmp)"; return 1; }
+	exec 9<>"$dev"
+	qmp_reply >/dev/null || return 1    # the greeting
+	qmp '{"execute": "qmp_capabilities"}' >/dev/null
+}
+
+# Read lines until a reply ("return" or "error"), skipping events.
+qmp_reply() {
+	local line
+	while read -r -t 10 line <&9; do
+		case $line in
+		*'"QMP"'* | *'"return"'*) echo "$line"; return 0 ;;
+		*'"error"'*) echo "$line"; return 1 ;;
+		esac
+	done
+	echo "no QMP reply"
+	return 1
+}
+
+qmp() {
+	echo "$1" >&9
+	qmp_reply
+}
+
+qmp_event() {
+	local line end=$(($(date +%s) + ${2:-20}))
+	while [ "$(date +%s)" -lt $end ] && read -r -t 5 line <&9; do
+		case $line in
+		*'"event": "'"$1"'"'*) echo "$line"; return 0 ;;
+		esac
+	done
+	echo "no $1 event"
+	return 1
+}
