@@ -24,9 +24,11 @@ static void test_pl011_id(void)
 {
     QTestState *qts = qtest_init(VIRT_ARGS);
 
-    g_assert_cmphex(qtest_readl(qts, VIRT_UART_BASE + PL011_PERIPHID0), ==, 0x11);
-    g_assert_cmphex(qtest_readl(qts, VIRT_UART_BASE + PL011_CELLID0), ==, 0x0d);
-    g_assert_cmphex(qtest_readl(qts, VIRT_UART_BASE + PL011_CELLID0 + 4), ==, 0xf0);
+    uint64_t id = VIRT_UART_BASE;
+
+    g_assert_cmphex(qtest_readl(qts, id + PL011_PERIPHID0), ==, 0x11);
+    g_assert_cmphex(qtest_readl(qts, id + PL011_CELLID0), ==, 0x0d);
+    g_assert_cmphex(qtest_readl(qts, id + PL011_CELLID0 + 4), ==, 0xf0);
     qtest_quit(qts);
 }
 

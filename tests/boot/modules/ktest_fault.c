@@ -6,6 +6,7 @@
  *   insmod ktest_fault.ko fault=oops   an oops (NULL pointer dereference)
  */
 #include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
@@ -16,9 +17,9 @@ MODULE_PARM_DESC(fault, "warn or oops");
 static int __init ktest_fault_init(void)
 {
 	if (!strcmp(fault, "oops")) {
-		int *volatile nowhere = NULL;
+		int *nowhere = NULL;
 
-		return *nowhere;
+		return READ_ONCE(*nowhere);
 	}
 	if (!strcmp(fault, "warn")) {
 		WARN(1, "ktest_fault: deliberate warning for the harness test\n");
