@@ -1,13 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Run inside the guest by scripts/demo: show the PCI topology, the drivers
-# and the PMUs the emulated devices gave.
+# Run inside the guest by scripts/demo: show the PCI topology, the drivers,
+# the PMUs, and the PTT tuning and tracing through the real perf tool.
+PTT=/sys/bus/event_source/devices/hisi_ptt0_2
+
 echo "=== PCI devices (bdf vendor:device class driver)"
 for d in /sys/bus/pci/devices/*; do
 	drv=-
 	[ -e "$d/driver" ] && drv=$(basename "$(readlink "$d/driver")")
-	echo "  $(basename "$d") $(cat "$d/vendor" | cut -c3-):$(cat "$d/device" | cut -c3-) $(cat "$d/class") $drv"
+	echo "  $(basename "$d") $(cut -c3- "$d/vendor"):$(cut -c3- "$d/device") $(cat "$d/class") $drv"
 done
-echo "=== loaded drivers"
-lsmod | sed 's/^/  /'
 echo "=== perf PMUs"
 ls /sys/bus/event_source/devices | sed 's/^/  /'
+
+echo "=== PTT tune: values, then qos_tx_p set to 2 and 7 (clamped to 2)"
+for f in $PTT/tune/*; do echo "  $(basename "$f") = $(cat "$f")"; done
+echo 2 >$PTT/tune/qos_tx_p && echo "  qos_tx_p = $(cat $PTT/tune/qos_tx_p)"
+echo 7 >$PTT/tune/qos_tx_p && echo "  qos_tx_p = $(cat $PTT/tune/qos_tx_p)"
+echo -1 >$PTT/tune/qos_tx_p 2>/dev/null || echo "  echo -1: rejected (EINVAL)"
+
+echo "=== PTT filters"
+for f in $PTT/root_port_filters/* $PTT/requester_filters/*; do
+	echo "  ${f#$PTT/} = $(cat "$f")"
+done
+
+cd /tmp
+echo "=== perf record -a -e hisi_ptt0_2/filter=0x00100,type=7,direction=2,format=1/ -- sleep 0.5"
+perf record -o perf.data -a -e hisi_ptt0_2/filter=0x00100,type=7,direction=2,format=1/ -- sleep 0.5 2>&1 | sed 's/^/  /'
+echo "=== perf report -D (inbound P, NP and CPL B TLPs of the NVMe drive 01:00.0, 8DW)"
+perf report -D -i perf.data 2>/dev/null | grep -A 18 -m 1 'HISI PTT data' | sed 's/^/  /'
+echo "=== perf record ... format=0 (4DW) of root port 00:11.0, outbound"
+perf record -o perf.data -a -e hisi_ptt0_2/filter=0x80004,type=7,direction=1,format=0/ -- sleep 0.5 >/dev/null 2>&1
+perf report -D -i perf.data 2>/dev/null | grep -A 8 -m 1 'HISI PTT data' | sed 's/^/  /'

@@ -111,7 +111,7 @@ ktap_check tune-qos-scales-traffic tune_changes_traffic
 # The PMU takes CPU-wide events only, hence -a.
 perf_record() {
 	cd /tmp && rm -f perf.data
-	perf record -a -e "hisi_ptt2_5/$1/" -- sleep 1 >/tmp/perf-record.log 2>&1 ||
+	perf record -o /tmp/perf.data -a -e "hisi_ptt2_5/$1/" -- sleep 1 >/tmp/perf-record.log 2>&1 ||
 		{ cat /tmp/perf-record.log; return 1; }
 	perf report -D -i /tmp/perf.data >/tmp/perf-dump.txt 2>&1 ||
 		{ tail -n 5 /tmp/perf-dump.txt; return 1; }
