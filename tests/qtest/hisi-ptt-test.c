@@ -372,6 +372,73 @@ static void test_bad_accesses(void)
     ptt_fini(&p);
 }
 
+static void wait_migration(QTestState *qts)
+{
+    for (int i = 0; i < 1000; i++) {
+        QDict *rsp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
+        QDict *ret = qdict_get_qdict(rsp, "return");
+        const char *status = qdict_haskey(ret, "status") ?
+                             qdict_get_str(ret, "status") : "none";
+        bool done = !strcmp(status, "completed");
+
+        g_assert_cmpstr(status, !=, "failed");
+        qobject_unref(rsp);
+        if (done) {
+            return;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+/* A trace in progress goes on after migration, where it left off. */
+static void test_migration(void)
+{
+    g_autofree char *file = g_strdup_printf("%s/hisi-ptt-mig-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("file:%s", file);
+    uint32_t regs[] = { TRACE_CTRL, TRACE_INT_STAT, TRACE_INT_MASK,
+                        TRACE_WR_STS, TRACE_STS, TRACE_ADDR_SIZE,
+                        TRACE_ADDR_BASE_LO(2) };
+    uint32_t before[ARRAY_SIZE(regs)];
+    Ptt src, dst;
+    uint32_t sts;
+
+    ptt_init(&src, "");
+    tune(&src, 0x50004, 2);
+    ptt_start(&src, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_8DW |
+              CTRL_TARGET(RP_PORT_BIT));
+    qtest_clock_step(src.qts, 2 * 1000 * 1000);     /* into buffer 1 or 2 */
+    for (int i = 0; i < ARRAY_SIZE(regs); i++) {
+        before[i] = rd(&src, regs[i]);
+    }
+    g_assert_cmphex(before[4] & 1, ==, 0);          /* tracing */
+    qtest_qmp_assert_success(src.qts, "{'execute': 'stop'}");
+    qtest_qmp_assert_success(src.qts, "{'execute': 'migrate', 'arguments':"
+                             " {'uri': %s}}", uri);
+    wait_migration(src.qts);
+
+    ptt_init(&dst, " -incoming defer");
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
+                             " 'arguments': {'uri': %s}}", uri);
+    wait_migration(dst.qts);
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'cont'}");
+    for (int i = 0; i < ARRAY_SIZE(regs); i++) {
+        g_test_message("register 0x%03x", regs[i]);
+        g_assert_cmphex(rd(&dst, regs[i]), ==, before[i]);
+    }
+    g_assert_cmpuint(tune(&dst, 0x50004, 0xffffffff), ==, 2);
+    /* The trace goes on: records are added after the migrated ones. */
+    qtest_clock_step(dst.qts, 1000 * 1000);
+    sts = rd(&dst, TRACE_WR_STS);
+    g_assert_cmpuint((sts >> 28) * BUF_SIZE + (sts & 0xfffffff) +
+                     (rd(&dst, TRACE_INT_STAT) ? 4 * BUF_SIZE : 0), >,
+                     (before[3] >> 28) * BUF_SIZE + (before[3] & 0xfffffff));
+    unlink(file);
+    ptt_fini(&dst);
+    ptt_fini(&src);
+}
+
 /* QEMU refuses the devices of @args at start-up, naming @what. */
 static void assert_refused(const char *args, const char *what)
 {
@@ -417,5 +484,6 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
     qtest_add_func("/hisi-ptt/bad-properties", test_bad_properties);
+    qtest_add_func("/hisi-ptt/migration", test_migration);
     return g_test_run();
 }
