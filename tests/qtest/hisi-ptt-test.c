@@ -336,6 +336,28 @@ static void test_no_dma_without_bus_master(void)
     ptt_fini(&p);
 }
 
+static void test_bad_dma_address(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "");
+    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+    /* Buffer 1 points at nothing; buffer 0 works. */
+    wr(&p, TRACE_CTRL, 0);
+    wr(&p, TRACE_ADDR_BASE_HI(1), 0xdead);
+    wr(&p, TRACE_CTRL, CTRL_RST);
+    wr(&p, TRACE_CTRL, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_EN |
+       CTRL_TARGET(RP_PORT_BIT));
+    qtest_clock_step(p.qts, 100 * 1000 * 1000);
+    wr(&p, TRACE_INT_STAT, 0x1);
+    qtest_clock_step(p.qts, 100 * 1000 * 1000);
+    /* The first write to buffer 1 failed: the trace stopped there. */
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    g_assert_cmphex(rd(&p, TRACE_WR_STS) >> 28, ==, 1);
+    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0);
+    ptt_fini(&p);
+}
+
 static void test_no_buffers(void)
 {
     Ptt p;
@@ -481,6 +503,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/filters", test_filters);
     qtest_add_func("/hisi-ptt/no-dma-without-bus-master",
                    test_no_dma_without_bus_master);
+    qtest_add_func("/hisi-ptt/bad-dma-address", test_bad_dma_address);
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
     qtest_add_func("/hisi-ptt/bad-properties", test_bad_properties);
