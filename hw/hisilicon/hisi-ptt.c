@@ -29,6 +29,7 @@
 #include "qemu/timer.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pci_bridge.h"
 #include "hw/pci/pcie.h"
@@ -37,8 +38,8 @@
 #include "hw/registerfields.h"
 #include "migration/vmstate.h"
 #include "trace.h"
+#include "hisi-traffic.h"
 #include "model/ptt-record.h"
-#include "model/traffic.h"
 
 #define TYPE_HISI_PTT "hisi-ptt"
 OBJECT_DECLARE_SIMPLE_TYPE(HisiPttState, HISI_PTT)
@@ -102,6 +103,7 @@ struct HisiPttState {
 
     MemoryRegion mmio;
     QEMUTimer *buf_timer;   /* armed when the current buffer is due full */
+    Notifier traffic_changed;
     uint8_t *dma_chunk;
     TrafficStream streams[TRAFFIC_MERGE_MAX];
     TrafficMerge merge;
@@ -111,7 +113,12 @@ struct HisiPttState {
     uint16_t core_id;
     uint16_t rp_bdf_min;
     uint16_t rp_bdf_max;
-    uint64_t seed;
+    HisiTraffic *traffic;
+
+    /* fault injection, set with qom-set */
+    bool fail_next_dma;     /* the next DMA write fails */
+    bool hold_tuning_busy;  /* tuning never completes */
+    bool hold_trace_busy;   /* the trace never goes idle */
 
     /* registers */
     uint32_t tuning_ctrl;
@@ -131,6 +138,7 @@ struct HisiPttState {
     bool tracing;
     int64_t time_base;      /* ns: record time stamps count from the reset */
     int64_t traced_until;   /* ns: the TLPs before this are written */
+    uint64_t records;       /* records written since the reset */
     uint64_t lost;          /* TLPs dropped while the driver held buffers */
 };
 
@@ -172,7 +180,6 @@ typedef struct PttWalk {
     uint32_t n;         /* streams collected */
     uint16_t port;      /* BDF of the root port being walked */
     bool port_selected;
-    TrafficTuning tune;
 } PttWalk;
 
 /* The MMIO window the CPU's requests to @d target: its first memory BAR */
@@ -221,8 +228,8 @@ static void ptt_walk_below_port(PCIBus *bus, PCIDevice *d, void *opaque)
         return;
     }
     ptt_mmio_window(d, &mmio_base, &mmio_size);
-    traffic_endpoint_streams(&s->streams[w->n], s->seed, bdf, w->port,
-                             mmio_base, mmio_size, &w->tune);
+    hisi_traffic_endpoint_streams(s->traffic, &s->streams[w->n], bdf, w->port,
+                                  mmio_base, mmio_size);
     w->n += TRAFFIC_ENDPOINT_STREAMS;
 }
 
@@ -249,16 +256,7 @@ static void ptt_walk_root_bus(PCIBus *bus, PCIDevice *d, void *opaque)
  */
 static uint32_t ptt_selected_streams(HisiPttState *s)
 {
-    PttWalk w = {
-        .s = s,
-        .tune = {
-            .qos_tx_cpl = s->tune[0],
-            .qos_tx_np = s->tune[1],
-            .qos_tx_p = s->tune[2],
-            .rx_buf_level = s->tune[3],
-            .tx_buf_level = s->tune[4],
-        },
-    };
+    PttWalk w = { .s = s };
     unsigned rxtx = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, RXTX_SEL);
     unsigned types = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TYPE_SEL);
     uint32_t n = 0;
@@ -293,7 +291,10 @@ static void ptt_buffer_full(HisiPttState *s)
     s->wr_offset = 0;
 }
 
-/* Write @len bytes of records that end at the write offset. */
+/*
+ * Write @len bytes of records that end at the write offset. On a failure
+ * the trace stops with the write offset at the last record written.
+ */
 static bool ptt_dma(HisiPttState *s, uint32_t len)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
@@ -303,20 +304,30 @@ static bool ptt_dma(HisiPttState *s, uint32_t len)
     if (!len) {
         return true;
     }
-    if (!(pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER)) {
+    if (s->fail_next_dma) {
+        s->fail_next_dma = false;
+        qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace DMA failed "
+                      "(fail-next-dma): trace stopped\n");
+        res = MEMTX_ERROR;
+    } else if (!(pci_get_word(pdev->config + PCI_COMMAND) &
+                 PCI_COMMAND_MASTER)) {
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace DMA with bus "
                       "mastering disabled: trace stopped\n");
-        ptt_stop(s);
-        return false;
+        res = MEMTX_ACCESS_ERROR;
+    } else {
+        res = pci_dma_write(pdev, addr, s->dma_chunk, len);
+        if (res != MEMTX_OK) {
+            qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace DMA to 0x%"
+                          PRIx64 " failed: trace stopped\n", addr);
+        }
     }
-    res = pci_dma_write(pdev, addr, s->dma_chunk, len);
     trace_hisi_ptt_dma(s->cur_buf, addr, len, res);
     if (res != MEMTX_OK) {
-        qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace DMA to 0x%" PRIx64
-                      " failed: trace stopped\n", addr);
+        s->wr_offset -= len;
         ptt_stop(s);
         return false;
     }
+    s->records += len / ptt_record_size(s);
     return true;
 }
 
@@ -449,7 +460,7 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
     /* What happened under the old setting is traced with it. */
     ptt_advance(s, now);
     s->trace_ctrl = val;
-    if (FIELD_EX32(val, TRACE_CTRL, RST)) {
+    if (FIELD_EX32(val, TRACE_CTRL, RST) && !s->hold_trace_busy) {
         if (on) {
             qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: DMA reset while "
                           "tracing: trace stopped\n");
@@ -472,7 +483,21 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
     ptt_schedule(s, now);
 }
 
-static void ptt_write_tuning_data(HisiPttState *s, uint32_t val, int64_t now)
+/* The PCIe core's tuning is part of the traffic every observer sees. */
+static void ptt_push_tuning(HisiPttState *s)
+{
+    TrafficTuning tune = {
+        .qos_tx_cpl = s->tune[0],
+        .qos_tx_np = s->tune[1],
+        .qos_tx_p = s->tune[2],
+        .rx_buf_level = s->tune[3],
+        .tx_buf_level = s->tune[4],
+    };
+
+    hisi_traffic_set_tuning(s->traffic, &tune);
+}
+
+static void ptt_write_tuning_data(HisiPttState *s, uint32_t val)
 {
     uint32_t code = s->tuning_ctrl & (R_TUNING_CTRL_CODE_MASK |
                                       R_TUNING_CTRL_SUB_MASK);
@@ -487,13 +512,15 @@ static void ptt_write_tuning_data(HisiPttState *s, uint32_t val, int64_t now)
         s->tuning_data = 0;
         return;
     }
+    if (s->hold_tuning_busy) {
+        trace_hisi_ptt_tune_held(code);
+        return;
+    }
     if (val != PTT_TUNE_READ_REQ) {
         uint32_t v = MIN(FIELD_EX32(val, TUNING_DATA, VAL), PTT_TUNE_MAX);
 
-        /* The traffic so far is traced at the old setting. */
-        ptt_advance(s, now);
         s->tune[i] = v;
-        ptt_schedule(s, now);
+        ptt_push_tuning(s);
         trace_hisi_ptt_tune(code, FIELD_EX32(val, TUNING_DATA, VAL), v);
     }
     s->tuning_data = s->tune[i];
@@ -536,14 +563,15 @@ static uint64_t hisi_ptt_read(void *opaque, hwaddr addr, unsigned size)
         break;
     case A_TUNING_INT_STAT:
         /* Tuning completes within the TUNING_DATA write. */
-        val = 0;
+        val = s->hold_tuning_busy;
         break;
     case A_TRACE_WR_STS:
         ptt_advance(s, ptt_now());
         val = FIELD_DP32(s->wr_offset, TRACE_WR_STS, BUFFER, s->cur_buf);
         break;
     case A_TRACE_STS:
-        val = FIELD_DP32(0, TRACE_STS, IDLE, !s->tracing);
+        val = FIELD_DP32(0, TRACE_STS, IDLE,
+                         !s->tracing && !s->hold_trace_busy);
         break;
     case A_DEVICE_RANGE:
         val = FIELD_DP32(s->rp_bdf_min, DEVICE_RANGE, UPPER, s->rp_bdf_max);
@@ -580,7 +608,7 @@ static void hisi_ptt_write(void *opaque, hwaddr addr, uint64_t val64,
         s->tuning_ctrl = val;
         break;
     case A_TUNING_DATA:
-        ptt_write_tuning_data(s, val, now);
+        ptt_write_tuning_data(s, val);
         break;
     case A_TRACE_ADDR_SIZE:
     case A_TRACE_ADDR_BASE_LO_0 ... A_TRACE_ADDR_BASE_HI_3:
@@ -651,9 +679,23 @@ static void hisi_ptt_reset_hold(Object *obj, ResetType type)
     s->wr_offset = 0;
     s->cur_buf = 0;
     memset(s->tune, 1, sizeof(s->tune));
+    ptt_push_tuning(s);
     s->time_base = ptt_now();
     s->traced_until = s->time_base;
+    s->records = 0;
     s->lost = 0;
+}
+
+static void ptt_traffic_changed(Notifier *n, void *data)
+{
+    HisiPttState *s = container_of(n, HisiPttState, traffic_changed);
+    HisiTrafficChange *change = data;
+
+    if (change->done) {
+        ptt_schedule(s, change->now);
+    } else {
+        ptt_advance(s, change->now);
+    }
 }
 
 typedef struct PttDuplicate {
@@ -713,12 +755,18 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
     s->buf_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ptt_buf_timer_cb, s);
     s->dma_chunk = g_malloc(PTT_DMA_CHUNK);
+    if (!s->traffic) {
+        s->traffic = hisi_traffic_default();
+    }
+    s->traffic_changed.notify = ptt_traffic_changed;
+    hisi_traffic_add_change_notifier(s->traffic, &s->traffic_changed);
 }
 
 static void hisi_ptt_exit(PCIDevice *pdev)
 {
     HisiPttState *s = HISI_PTT(pdev);
 
+    hisi_traffic_remove_change_notifier(&s->traffic_changed);
     timer_free(s->buf_timer);
     g_free(s->dma_chunk);
     msi_uninit(pdev);
@@ -744,7 +792,11 @@ static const VMStateDescription vmstate_hisi_ptt = {
         VMSTATE_BOOL(tracing, HisiPttState),
         VMSTATE_INT64(time_base, HisiPttState),
         VMSTATE_INT64(traced_until, HisiPttState),
+        VMSTATE_UINT64(records, HisiPttState),
         VMSTATE_UINT64(lost, HisiPttState),
+        VMSTATE_BOOL(fail_next_dma, HisiPttState),
+        VMSTATE_BOOL(hold_tuning_busy, HisiPttState),
+        VMSTATE_BOOL(hold_trace_busy, HisiPttState),
         VMSTATE_TIMER_PTR(buf_timer, HisiPttState),
         VMSTATE_END_OF_LIST()
     },
@@ -756,8 +808,42 @@ static const Property hisi_ptt_properties[] = {
     /* Root ports 00:10.0 to 00:17.7 */
     DEFINE_PROP_UINT16("rp-bdf-min", HisiPttState, rp_bdf_min, 0x0080),
     DEFINE_PROP_UINT16("rp-bdf-max", HisiPttState, rp_bdf_max, 0x00bf),
-    DEFINE_PROP_UINT64("seed", HisiPttState, seed, 0),
+    DEFINE_PROP_LINK("traffic", HisiPttState, traffic, TYPE_HISI_TRAFFIC,
+                     HisiTraffic *),
+
 };
+
+static void ptt_get_flag(Object *obj, Visitor *v, const char *name,
+                         void *opaque, Error **errp)
+{
+    visit_type_bool(v, name, opaque, errp);
+}
+
+static void ptt_set_flag(Object *obj, Visitor *v, const char *name,
+                         void *opaque, Error **errp)
+{
+    visit_type_bool(v, name, opaque, errp);
+}
+
+/*
+ * Fault injection and statistics: plain QOM properties, so that qom-set
+ * and qom-get work while the guest runs.
+ */
+static void hisi_ptt_instance_init(Object *obj)
+{
+    HisiPttState *s = HISI_PTT(obj);
+
+    object_property_add(obj, "fail-next-dma", "bool", ptt_get_flag,
+                        ptt_set_flag, NULL, &s->fail_next_dma);
+    object_property_add(obj, "hold-tuning-busy", "bool", ptt_get_flag,
+                        ptt_set_flag, NULL, &s->hold_tuning_busy);
+    object_property_add(obj, "hold-trace-busy", "bool", ptt_get_flag,
+                        ptt_set_flag, NULL, &s->hold_trace_busy);
+    object_property_add_uint64_ptr(obj, "records", &s->records,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(obj, "lost-tlps", &s->lost,
+                                   OBJ_PROP_FLAG_READ);
+}
 
 static void hisi_ptt_class_init(ObjectClass *klass, void *data)
 {
@@ -781,6 +867,7 @@ static const TypeInfo hisi_ptt_info = {
     .name = TYPE_HISI_PTT,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(HisiPttState),
+    .instance_init = hisi_ptt_instance_init,
     .class_init = hisi_ptt_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

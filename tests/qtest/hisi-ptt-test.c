@@ -394,6 +394,153 @@ static void test_bad_accesses(void)
     ptt_fini(&p);
 }
 
+static uint64_t qom_get_uint(Ptt *p, const char *property)
+{
+    QDict *rsp = qtest_qmp(p->qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': 'ptt', 'property': %s}}", property);
+    uint64_t n = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return n;
+}
+
+/*
+ * TLPs the trace selected so far, from the device's statistics: the
+ * records written, and those lost while the full buffers waited.
+ */
+static uint64_t selected(Ptt *p)
+{
+    return qom_get_uint(p, "records") + qom_get_uint(p, "lost-tlps");
+}
+
+/* TLPs the trace selected over the next @ns of virtual time */
+static uint64_t records_in(Ptt *p, int64_t ns)
+{
+    uint64_t before;
+
+    rd(p, TRACE_WR_STS);        /* brings the trace up to now */
+    before = selected(p);
+    qtest_clock_step(p->qts, ns);
+    rd(p, TRACE_WR_STS);
+    return selected(p) - before;
+}
+
+/* Only the DMA writes of the edu endpoint: 8DW, inbound, posted */
+#define DMA_WRITES (CTRL_RXTX(2) | CTRL_TYPE(1) | CTRL_8DW | CTRL_REQUESTER | \
+                    CTRL_TARGET(EDU_BDF))
+
+static void test_traffic_rules(void)
+{
+    QDict *rsp;
+    Ptt p;
+
+    ptt_init(&p, ",traffic=t0,id=ptt -object hisi-traffic,id=t0");
+    wr(&p, TRACE_INT_MASK, 0xf);
+    ptt_start(&p, DMA_WRITES);
+    /* The built-in 200000 DMA writes/s: 200 per ms, give or take one */
+    g_assert_cmpuint(records_in(&p, 1000 * 1000), >=, 199);
+    g_assert_cmpuint(records_in(&p, 1000 * 1000), <=, 201);
+    /* From a rule change on, exactly the new rate: TLP 0 at the change */
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 't0', 'property': 'rules',"
+                             "  'value': 'stream=dma-write,rate=600000'}}");
+    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 600);
+    /* A rule for another endpoint changes nothing here. */
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 't0', 'property': 'rules',"
+                             "  'value': 'ep=05:00.0,stream=all,rate=0'}}");
+    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 200);
+    /* Bad rules are refused with a reason, and change nothing. */
+    rsp = qtest_qmp(p.qts, "{'execute': 'qom-set', 'arguments':"
+                    " {'path': 't0', 'property': 'rules',"
+                    "  'value': 'stream=dma-write,rate=fast'}}");
+    g_assert_nonnull(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"),
+                                          "desc"), "bad rate value 'fast'"));
+    qobject_unref(rsp);
+    rsp = qtest_qmp(p.qts, "{'execute': 'qom-get', 'arguments':"
+                    " {'path': 't0', 'property': 'rules'}}");
+    g_assert_cmpstr(qdict_get_str(rsp, "return"), ==,
+                    "ep=05:00.0,stream=all,rate=0");
+    qobject_unref(rsp);
+    /* Paused: nothing; resumed: the traffic again */
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 't0', 'property': 'paused',"
+                             "  'value': true}}");
+    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 0);
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 't0', 'property': 'paused',"
+                             "  'value': false}}");
+    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 200);
+    ptt_fini(&p);
+}
+
+/* FNV-1a of the first trace buffer after 1 ms of tracing with @seed */
+static uint64_t trace_hash(uint64_t seed)
+{
+    g_autofree char *args = g_strdup_printf(",traffic=t0,id=ptt -object "
+                                            "hisi-traffic,id=t0,seed=%"
+                                            PRIu64, seed);
+    uint8_t buf[BUF_SIZE];
+    uint64_t h = 0xcbf29ce484222325ull;
+    Ptt p;
+
+    ptt_init(&p, args);
+    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_8DW |
+              CTRL_TARGET(RP_PORT_BIT));
+    qtest_clock_step(p.qts, 1000 * 1000);
+    rd(&p, TRACE_WR_STS);
+    qtest_memread(p.qts, BUF_BASE, buf, sizeof(buf));
+    for (int i = 0; i < sizeof(buf); i++) {
+        h = (h ^ buf[i]) * 0x100000001b3ull;
+    }
+    ptt_fini(&p);
+    return h;
+}
+
+static void test_traffic_deterministic(void)
+{
+    g_assert_cmphex(trace_hash(7), ==, trace_hash(7));
+    g_assert_cmphex(trace_hash(7), !=, trace_hash(8));
+}
+
+static void set_flag(Ptt *p, const char *name, bool on)
+{
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 'ptt', 'property': %s,"
+                             "  'value': %i}}", name, on);
+}
+
+static void test_fault_injection(void)
+{
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt");
+    /* Tuning held busy: the status stays set and the value is not taken. */
+    set_flag(&p, "hold-tuning-busy", true);
+    wr(&p, TUNING_CTRL, 0x50004);
+    wr(&p, TUNING_DATA, 2);
+    g_assert_cmphex(rd(&p, TUNING_INT_STAT), ==, 1);
+    set_flag(&p, "hold-tuning-busy", false);
+    g_assert_cmpuint(tune(&p, 0x50004, 0xffffffff), ==, 1);
+
+    /* The next DMA write fails: the trace stops at it. */
+    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+    set_flag(&p, "fail-next-dma", true);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    rd(&p, TRACE_WR_STS);
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    g_assert_false(qtest_qom_get_bool(p.qts, "ptt", "fail-next-dma"));
+
+    /* Trace held busy: never idle, and RST does not clear the status. */
+    set_flag(&p, "hold-trace-busy", true);
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 0);
+    wr(&p, TRACE_CTRL, CTRL_RST);
+    g_assert_cmphex(rd(&p, TRACE_WR_STS), !=, 0);
+    set_flag(&p, "hold-trace-busy", false);
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    ptt_fini(&p);
+}
+
 static void wait_migration(QTestState *qts)
 {
     for (int i = 0; i < 1000; i++) {
@@ -508,5 +655,9 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
     qtest_add_func("/hisi-ptt/bad-properties", test_bad_properties);
     qtest_add_func("/hisi-ptt/migration", test_migration);
+    qtest_add_func("/hisi-ptt/traffic-rules", test_traffic_rules);
+    qtest_add_func("/hisi-ptt/traffic-deterministic",
+                   test_traffic_deterministic);
+    qtest_add_func("/hisi-ptt/fault-injection", test_fault_injection);
     return g_test_run();
 }

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
+#include <string.h>
+
 #include "traffic.h"
 
 typedef unsigned __int128 u128;
@@ -110,17 +112,7 @@ void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
 #define TRAFFIC_DMA_BASE    0x100000000ull
 #define TRAFFIC_DMA_WINDOW  (16u << 20)
 
-typedef struct TrafficProfileEntry {
-    uint8_t dir;
-    uint8_t kind;
-    bool cpl_b;
-    uint32_t rate;          /* TLPs per second at weight 1 */
-    uint16_t len_min;       /* DWs */
-    uint16_t len_max;
-    uint32_t latency_ns;    /* at buffer level 1 */
-} TrafficProfileEntry;
-
-static const TrafficProfileEntry traffic_endpoint_profile[] = {
+static const TrafficSpec traffic_default_profile[TRAFFIC_ENDPOINT_STREAMS] = {
     /* DMA: the endpoint writes and reads host memory */
     { TRAFFIC_INBOUND, TRAFFIC_POSTED, false, 200000, 8, 32, 600 },
     { TRAFFIC_INBOUND, TRAFFIC_NON_POSTED, false, 100000, 8, 32, 900 },
@@ -133,22 +125,24 @@ static const TrafficProfileEntry traffic_endpoint_profile[] = {
     { TRAFFIC_INBOUND, TRAFFIC_COMPLETION, true, 5000, 8, 16, 1500 },
 };
 
-_Static_assert(sizeof(traffic_endpoint_profile) /
-               sizeof(traffic_endpoint_profile[0]) ==
-               TRAFFIC_ENDPOINT_STREAMS, "one profile entry per stream");
-
-static uint64_t qos_rate(uint32_t rate, uint8_t weight)
+void traffic_profile_default(TrafficSpec *spec)
 {
-    return (uint64_t)rate * (1u << weight) / 2;
+    memcpy(spec, traffic_default_profile, sizeof(traffic_default_profile));
+}
+
+static uint64_t qos_rate(uint64_t rate, uint8_t weight)
+{
+    return rate * (1u << weight) / 2;
 }
 
 void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
-                              uint16_t endpoint, uint16_t port,
-                              uint64_t mmio_base, uint32_t mmio_size,
-                              const TrafficTuning *tune)
+                              const TrafficSpec *spec, uint16_t endpoint,
+                              uint16_t port, uint64_t mmio_base,
+                              uint32_t mmio_size, const TrafficTuning *tune,
+                              int64_t epoch_t)
 {
     for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-        const TrafficProfileEntry *e = &traffic_endpoint_profile[i];
+        const TrafficSpec *e = &spec[i];
         TrafficStream *s = &out[i];
         bool in = e->dir == TRAFFIC_INBOUND;
         bool dma = in != (e->kind == TRAFFIC_COMPLETION);
@@ -176,6 +170,7 @@ void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
         }
         s->latency_ns = (uint64_t)e->latency_ns * (4 - level) / 3;
         traffic_stream_init(s, seed, e->len_min, e->len_max);
+        s->epoch_t = epoch_t;
     }
 }
 

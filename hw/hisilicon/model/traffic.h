@@ -84,14 +84,27 @@ uint64_t traffic_len_dw_sum(const TrafficStream *s, uint64_t k0, uint64_t k1);
 void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp);
 
 /*
- * The built-in traffic of one PCIe endpoint: DMA writes and reads with their
- * completions, MMIO writes and reads from the CPU with their completions,
- * and peer-to-peer completions. Tuning scales it like the PTT tune events:
- * a QoS weight w (0..2) multiplies the rate of that outbound kind by
- * 2^w / 2, a buffer level l (0..2) multiplies the latency of that
- * direction by (4 - l) / 3.
+ * The traffic of one PCIe endpoint: seven streams, in this order: DMA
+ * writes, DMA reads, their completions, MMIO writes from the CPU, MMIO
+ * reads, their completions (CPL A), peer-to-peer completions (CPL B).
+ * traffic_profile_default() gives the built-in rates, lengths and
+ * latencies; traffic-rules.h changes them.
+ *
+ * Tuning scales it like the PTT tune events: a QoS weight w (0..2)
+ * multiplies the rate of that outbound kind by 2^w / 2, a buffer level l
+ * (0..2) multiplies the latency of that direction by (4 - l) / 3.
  */
 #define TRAFFIC_ENDPOINT_STREAMS 7
+
+typedef struct TrafficSpec {
+    uint8_t dir;            /* TrafficDir */
+    uint8_t kind;           /* TrafficKind */
+    bool cpl_b;
+    uint64_t rate;          /* TLPs per second at weight 1 */
+    uint16_t len_min;       /* DWs */
+    uint16_t len_max;
+    uint32_t latency_ns;    /* at buffer level 1 */
+} TrafficSpec;
 
 typedef struct TrafficTuning {
     uint8_t qos_tx_cpl;
@@ -101,14 +114,20 @@ typedef struct TrafficTuning {
     uint8_t tx_buf_level;
 } TrafficTuning;
 
+/* The built-in profile: @spec[TRAFFIC_ENDPOINT_STREAMS] */
+void traffic_profile_default(TrafficSpec *spec);
+
 /*
- * Fill @out[TRAFFIC_ENDPOINT_STREAMS] for the endpoint @endpoint below root
- * port @port, whose MMIO window (a BAR) is [mmio_base, mmio_base + mmio_size).
+ * Fill @out[TRAFFIC_ENDPOINT_STREAMS] from @spec for the endpoint
+ * @endpoint below root port @port, whose MMIO window (a BAR) is
+ * [mmio_base, mmio_base + mmio_size), mmio_size a power of two. The
+ * streams start at @epoch_t ns (their TLP 0 happens then).
  */
 void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
-                              uint16_t endpoint, uint16_t port,
-                              uint64_t mmio_base, uint32_t mmio_size,
-                              const TrafficTuning *tune);
+                              const TrafficSpec *spec, uint16_t endpoint,
+                              uint16_t port, uint64_t mmio_base,
+                              uint32_t mmio_size, const TrafficTuning *tune,
+                              int64_t epoch_t);
 
 /*
  * Walks the TLPs of a set of streams in time order (ties: lower stream

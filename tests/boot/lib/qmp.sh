@@ -20,6 +20,7 @@ qmp_open() {
 qmp_reply() {
 	local line
 	while read -r -t 10 line <&9; do
+		line=$(printf '%s' "$line" | tr -d '\r')
 		case $line in
 		*'"QMP"'* | *'"return"'*) echo "$line"; return 0 ;;
 		*'"error"'*) echo "$line"; return 1 ;;

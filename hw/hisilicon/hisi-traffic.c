@@ -1,0 +1,293 @@
+/*
+ * hisi-traffic: the synthetic traffic the HiSilicon uncore models observe
+ *
+ * One object holds what the traffic is: the seed, the rules that change
+ * the built-in per-endpoint profile (model/traffic-rules.h), whether it is
+ * paused, the PCIe core tuning, and the virtual time of the last change.
+ * Devices that observe it (hisi-ptt, and the PMUs) get the streams of each
+ * endpoint from it and are told before and after every change, so that
+ * what they trace and count stays continuous. Changes come from QMP
+ * (qom-set of "rules", "paused", "seed") and from the PTT's tuning.
+ *
+ * -object hisi-traffic,id=t0,seed=7,rules="stream=dma-write,rate=400000"
+ * -device hisi-ptt,traffic=t0
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "qemu/timer.h"
+#include "qom/object_interfaces.h"
+#include "hw/boards.h"
+#include "migration/vmstate.h"
+#include "hisi-traffic.h"
+#include "trace.h"
+
+#define HISI_TRAFFIC_DEFAULT_NAME "hisi-traffic-default"
+
+struct HisiTraffic {
+    Object parent_obj;
+
+    uint64_t seed;
+    char *rules_text;
+    uint32_t rules_len;         /* strlen(rules_text) + 1, for migration */
+    TrafficRules rules;
+    bool paused;
+    int64_t epoch;              /* ns: when the traffic last changed */
+    TrafficTuning tune;
+    NotifierList change_notifiers;
+};
+
+static void traffic_notify(HisiTraffic *t, int64_t now, bool done)
+{
+    HisiTrafficChange change = { .now = now, .done = done };
+
+    notifier_list_notify(&t->change_notifiers, &change);
+}
+
+/* Run @apply(@t, @opaque) as a change of the traffic at the current time */
+static void traffic_change(HisiTraffic *t,
+                           void (*apply)(HisiTraffic *, const void *),
+                           const void *opaque)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    traffic_notify(t, now, false);
+    apply(t, opaque);
+    t->epoch = now;
+    trace_hisi_traffic_change(now);
+    traffic_notify(t, now, true);
+}
+
+void hisi_traffic_add_change_notifier(HisiTraffic *t, Notifier *n)
+{
+    notifier_list_add(&t->change_notifiers, n);
+}
+
+void hisi_traffic_remove_change_notifier(Notifier *n)
+{
+    notifier_remove(n);
+}
+
+static void apply_tuning(HisiTraffic *t, const void *opaque)
+{
+    t->tune = *(const TrafficTuning *)opaque;
+}
+
+void hisi_traffic_set_tuning(HisiTraffic *t, const TrafficTuning *tune)
+{
+    traffic_change(t, apply_tuning, tune);
+}
+
+void hisi_traffic_endpoint_streams(HisiTraffic *t, TrafficStream *out,
+                                   uint16_t ep, uint16_t port,
+                                   uint64_t mmio_base, uint32_t mmio_size)
+{
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+
+    traffic_profile_default(spec);
+    traffic_rules_apply(&t->rules, ep, port, spec);
+    if (t->paused) {
+        for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+            spec[i].rate = 0;
+        }
+    }
+    traffic_endpoint_streams(out, t->seed, spec, ep, port, mmio_base,
+                             mmio_size, &t->tune, t->epoch);
+}
+
+static char *traffic_get_rules(Object *obj, Error **errp)
+{
+    return g_strdup(HISI_TRAFFIC(obj)->rules_text);
+}
+
+typedef struct TrafficNewRules {
+    const TrafficRules *rules;
+    const char *text;
+} TrafficNewRules;
+
+static void apply_rules(HisiTraffic *t, const void *opaque)
+{
+    const TrafficNewRules *nr = opaque;
+
+    t->rules = *nr->rules;
+    g_free(t->rules_text);
+    t->rules_text = g_strdup(nr->text);
+    t->rules_len = strlen(t->rules_text) + 1;
+}
+
+static void traffic_set_rules(Object *obj, const char *value, Error **errp)
+{
+    HisiTraffic *t = HISI_TRAFFIC(obj);
+    g_autofree TrafficRules *rules = g_new0(TrafficRules, 1);
+    TrafficNewRules nr = { .rules = rules, .text = value };
+    char err[256];
+
+    if (!traffic_rules_parse(rules, value, err, sizeof(err))) {
+        error_setg(errp, "hisi-traffic: rules: %s", err);
+        return;
+    }
+    traffic_change(t, apply_rules, &nr);
+}
+
+static bool traffic_get_paused(Object *obj, Error **errp)
+{
+    return HISI_TRAFFIC(obj)->paused;
+}
+
+static void apply_paused(HisiTraffic *t, const void *opaque)
+{
+    t->paused = *(const bool *)opaque;
+}
+
+static void traffic_set_paused(Object *obj, bool value, Error **errp)
+{
+    traffic_change(HISI_TRAFFIC(obj), apply_paused, &value);
+}
+
+static void traffic_get_seed(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
+{
+    visit_type_uint64(v, name, &HISI_TRAFFIC(obj)->seed, errp);
+}
+
+static void apply_seed(HisiTraffic *t, const void *opaque)
+{
+    t->seed = *(const uint64_t *)opaque;
+}
+
+static void traffic_set_seed(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
+{
+    uint64_t seed;
+
+    if (visit_type_uint64(v, name, &seed, errp)) {
+        traffic_change(HISI_TRAFFIC(obj), apply_seed, &seed);
+    }
+}
+
+static void traffic_get_epoch(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    visit_type_int64(v, name, &HISI_TRAFFIC(obj)->epoch, errp);
+}
+
+static int traffic_post_load(void *opaque, int version_id)
+{
+    HisiTraffic *t = opaque;
+    char err[256];
+
+    if (!t->rules_len || t->rules_text[t->rules_len - 1] ||
+        !traffic_rules_parse(&t->rules, t->rules_text, err, sizeof(err))) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_hisi_traffic = {
+    .name = TYPE_HISI_TRAFFIC,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = traffic_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(seed, HisiTraffic),
+        VMSTATE_UINT32(rules_len, HisiTraffic),
+        VMSTATE_VBUFFER_ALLOC_UINT32(rules_text, HisiTraffic, 0, NULL,
+                                     rules_len),
+        VMSTATE_BOOL(paused, HisiTraffic),
+        VMSTATE_INT64(epoch, HisiTraffic),
+        VMSTATE_UINT8(tune.qos_tx_cpl, HisiTraffic),
+        VMSTATE_UINT8(tune.qos_tx_np, HisiTraffic),
+        VMSTATE_UINT8(tune.qos_tx_p, HisiTraffic),
+        VMSTATE_UINT8(tune.rx_buf_level, HisiTraffic),
+        VMSTATE_UINT8(tune.tx_buf_level, HisiTraffic),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static void traffic_instance_init(Object *obj)
+{
+    HisiTraffic *t = HISI_TRAFFIC(obj);
+
+    t->rules_text = g_strdup("");
+    t->rules_len = 1;
+    /* The PTT tune events' reset values */
+    t->tune = (TrafficTuning) { 1, 1, 1, 1, 1 };
+    notifier_list_init(&t->change_notifiers);
+}
+
+static void traffic_complete(UserCreatable *uc, Error **errp)
+{
+    HisiTraffic *t = HISI_TRAFFIC(uc);
+
+    vmstate_register_any(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
+}
+
+static void traffic_instance_finalize(Object *obj)
+{
+    HisiTraffic *t = HISI_TRAFFIC(obj);
+
+    vmstate_unregister(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
+    g_free(t->rules_text);
+}
+
+HisiTraffic *hisi_traffic_default(void)
+{
+    Object *machine = qdev_get_machine();
+    Object *obj = object_resolve_path_component(machine,
+                                                HISI_TRAFFIC_DEFAULT_NAME);
+
+    if (!obj) {
+        obj = object_new(TYPE_HISI_TRAFFIC);
+        object_property_add_child(machine, HISI_TRAFFIC_DEFAULT_NAME, obj);
+        object_unref(obj);
+        traffic_complete(USER_CREATABLE(obj), &error_abort);
+    }
+    return HISI_TRAFFIC(obj);
+}
+
+static void traffic_class_init(ObjectClass *oc, void *data)
+{
+    UserCreatableClass *ucc = USER_CREATABLE_CLASS(oc);
+
+    ucc->complete = traffic_complete;
+    object_class_property_add_str(oc, "rules", traffic_get_rules,
+                                  traffic_set_rules);
+    object_class_property_set_description(oc, "rules",
+        "changes to the per-endpoint traffic, e.g. "
+        "stream=dma-write,rate=400000;ep=01:00.0,stream=all,rate=0");
+    object_class_property_add_bool(oc, "paused", traffic_get_paused,
+                                   traffic_set_paused);
+    object_class_property_set_description(oc, "paused",
+        "no traffic while true");
+    object_class_property_add(oc, "seed", "uint64", traffic_get_seed,
+                              traffic_set_seed, NULL, NULL);
+    object_class_property_set_description(oc, "seed",
+        "seed of the TLP lengths");
+    object_class_property_add(oc, "epoch-ns", "int64", traffic_get_epoch,
+                              NULL, NULL, NULL);
+    object_class_property_set_description(oc, "epoch-ns",
+        "virtual time of the last change of the traffic");
+}
+
+static const TypeInfo hisi_traffic_info = {
+    .name = TYPE_HISI_TRAFFIC,
+    .parent = TYPE_OBJECT,
+    .instance_size = sizeof(HisiTraffic),
+    .instance_init = traffic_instance_init,
+    .instance_finalize = traffic_instance_finalize,
+    .class_init = traffic_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { TYPE_USER_CREATABLE },
+        { }
+    },
+};
+
+static void hisi_traffic_register_types(void)
+{
+    type_register_static(&hisi_traffic_info);
+}
+
+type_init(hisi_traffic_register_types)

@@ -1,0 +1,45 @@
+/*
+ * hisi-traffic: the synthetic traffic the HiSilicon uncore models observe
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_HISILICON_HISI_TRAFFIC_H
+#define HW_HISILICON_HISI_TRAFFIC_H
+
+#include "qemu/notify.h"
+#include "qom/object.h"
+#include "model/traffic.h"
+#include "model/traffic-rules.h"
+
+#define TYPE_HISI_TRAFFIC "hisi-traffic"
+OBJECT_DECLARE_SIMPLE_TYPE(HisiTraffic, HISI_TRAFFIC)
+
+/*
+ * Change notifiers get a HisiTrafficChange: once before the traffic
+ * changes (to account for what happened up to @now under the old
+ * settings) and once after (to rearm timers for the new rates).
+ */
+typedef struct HisiTrafficChange {
+    int64_t now;
+    bool done;
+} HisiTrafficChange;
+
+/* The object devices share when none is given to them */
+HisiTraffic *hisi_traffic_default(void);
+
+void hisi_traffic_add_change_notifier(HisiTraffic *t, Notifier *n);
+void hisi_traffic_remove_change_notifier(Notifier *n);
+
+/* The PCIe core's tuning, set by the PTT that tunes it */
+void hisi_traffic_set_tuning(HisiTraffic *t, const TrafficTuning *tune);
+
+/*
+ * The TRAFFIC_ENDPOINT_STREAMS streams of endpoint @ep below root port
+ * @port, whose CPU-visible MMIO window is [mmio_base, + mmio_size).
+ */
+void hisi_traffic_endpoint_streams(HisiTraffic *t, TrafficStream *out,
+                                   uint16_t ep, uint16_t port,
+                                   uint64_t mmio_base, uint32_t mmio_size);
+
+#endif

@@ -1,0 +1,213 @@
+/*
+ * Rules that change the built-in per-endpoint traffic profile.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "traffic-rules.h"
+
+const char *const traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS] = {
+    "dma-write", "dma-read", "dma-read-cpl",
+    "mmio-write", "mmio-read", "mmio-read-cpl", "p2p-cpl",
+};
+
+/* [DDDD:]BB:DD.F in hex */
+static bool parse_bdf(const char *s, int32_t *bdf)
+{
+    unsigned dom, bus, dev, fn;
+    char end;
+
+    if (sscanf(s, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &end) == 4) {
+        if (dom != 0) {
+            return false;
+        }
+    } else if (sscanf(s, "%x:%x.%x%c", &bus, &dev, &fn, &end) != 3) {
+        return false;
+    }
+    if (bus > 0xff || dev > 0x1f || fn > 7) {
+        return false;
+    }
+    *bdf = bus << 8 | dev << 3 | fn;
+    return true;
+}
+
+/* A decimal number in 0..@max, digits only */
+static bool parse_u64(const char *s, uint64_t max, uint64_t *v)
+{
+    uint64_t n = 0;
+
+    if (!*s) {
+        return false;
+    }
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || n > (max - (*s - '0')) / 10) {
+            return false;
+        }
+        n = n * 10 + (*s - '0');
+    }
+    *v = n;
+    return true;
+}
+
+static bool parse_len(const char *s, uint16_t *min, uint16_t *max)
+{
+    const char *dash = strchr(s, '-');
+    char first[16];
+    uint64_t a, b;
+
+    if (!dash) {
+        if (!parse_u64(s, 1024, &a) || !a) {
+            return false;
+        }
+        *min = *max = a;
+        return true;
+    }
+    if (dash - s >= (long)sizeof(first)) {
+        return false;
+    }
+    memcpy(first, s, dash - s);
+    first[dash - s] = '\0';
+    if (!parse_u64(first, 1024, &a) || !parse_u64(dash + 1, 1024, &b) ||
+        !a || a > b) {
+        return false;
+    }
+    *min = a;
+    *max = b;
+    return true;
+}
+
+static bool parse_streams(const char *s, uint8_t *streams)
+{
+    if (!strcmp(s, "all")) {
+        *streams = (1u << TRAFFIC_ENDPOINT_STREAMS) - 1;
+        return true;
+    }
+    for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        if (!strcmp(s, traffic_stream_names[i])) {
+            *streams = 1u << i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Parse one rule from the field list @fields (modified in place). */
+static bool parse_rule(TrafficRule *r, char *fields, char *err, size_t errlen)
+{
+    char *save = NULL;
+
+    memset(r, 0, sizeof(*r));
+    r->ep = TRAFFIC_ANY_BDF;
+    r->port = TRAFFIC_ANY_BDF;
+    for (char *f = strtok_r(fields, ",", &save); f;
+         f = strtok_r(NULL, ",", &save)) {
+        char *val = strchr(f, '=');
+        bool ok;
+
+        if (!val) {
+            snprintf(err, errlen, "'%s' is not name=value", f);
+            return false;
+        }
+        *val++ = '\0';
+        if (!strcmp(f, "ep")) {
+            ok = parse_bdf(val, &r->ep);
+        } else if (!strcmp(f, "port")) {
+            ok = parse_bdf(val, &r->port);
+        } else if (!strcmp(f, "stream")) {
+            ok = parse_streams(val, &r->streams);
+        } else if (!strcmp(f, "rate")) {
+            ok = parse_u64(val, TRAFFIC_MAX_RATE, &r->rate);
+            r->set_rate = true;
+        } else if (!strcmp(f, "len")) {
+            ok = parse_len(val, &r->len_min, &r->len_max);
+            r->set_len = true;
+        } else if (!strcmp(f, "latency")) {
+            uint64_t ns;
+
+            ok = parse_u64(val, TRAFFIC_MAX_LATENCY_NS, &ns);
+            r->latency_ns = ns;
+            r->set_latency = true;
+        } else {
+            snprintf(err, errlen, "unknown field '%s' (ep, port, stream, "
+                     "rate, len, latency)", f);
+            return false;
+        }
+        if (!ok) {
+            snprintf(err, errlen, "bad %s value '%s' (ep/port: BB:DD.F; "
+                     "stream: a stream name or all; rate: 0..%llu TLPs/s; "
+                     "len: DW or DW-DW in 1..1024; latency: 0..%u ns)", f,
+                     val, (unsigned long long)TRAFFIC_MAX_RATE,
+                     TRAFFIC_MAX_LATENCY_NS);
+            return false;
+        }
+    }
+    if (!r->streams) {
+        snprintf(err, errlen, "a rule needs stream=NAME or stream=all");
+        return false;
+    }
+    if (!r->set_rate && !r->set_len && !r->set_latency) {
+        snprintf(err, errlen, "a rule needs rate=, len= or latency=");
+        return false;
+    }
+    return true;
+}
+
+bool traffic_rules_parse(TrafficRules *rules, const char *text,
+                         char *err, size_t errlen)
+{
+    TrafficRules parsed = { 0 };
+    char *copy = strdup(text);
+    char *save = NULL;
+    bool ok = true;
+
+    if (!copy) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    for (char *r = strtok_r(copy, ";", &save); r && ok;
+         r = strtok_r(NULL, ";", &save)) {
+        if (parsed.n == TRAFFIC_MAX_RULES) {
+            snprintf(err, errlen, "more than %d rules", TRAFFIC_MAX_RULES);
+            ok = false;
+        } else {
+            ok = parse_rule(&parsed.rule[parsed.n++], r, err, errlen);
+        }
+    }
+    free(copy);
+    if (ok) {
+        *rules = parsed;
+    }
+    return ok;
+}
+
+void traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
+                         uint16_t port, TrafficSpec *spec)
+{
+    for (unsigned i = 0; i < rules->n; i++) {
+        const TrafficRule *r = &rules->rule[i];
+
+        if ((r->ep != TRAFFIC_ANY_BDF && r->ep != ep) ||
+            (r->port != TRAFFIC_ANY_BDF && r->port != port)) {
+            continue;
+        }
+        for (unsigned s = 0; s < TRAFFIC_ENDPOINT_STREAMS; s++) {
+            if (!(r->streams & (1u << s))) {
+                continue;
+            }
+            if (r->set_rate) {
+                spec[s].rate = r->rate;
+            }
+            if (r->set_len) {
+                spec[s].len_min = r->len_min;
+                spec[s].len_max = r->len_max;
+            }
+            if (r->set_latency) {
+                spec[s].latency_ns = r->latency_ns;
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/*
+ * Rules that change the built-in per-endpoint traffic profile, as users
+ * write them in the hisi-traffic object's "rules" property:
+ *
+ *   rule[;rule...]
+ *   rule = field[,field...]
+ *   field = ep=BB:DD.F | port=BB:DD.F | stream=NAME|all
+ *         | rate=TLPS_PER_S | len=DW[-DW] | latency=NS
+ *
+ * e.g. "stream=dma-write,rate=400000,len=32;ep=01:00.0,stream=all,rate=0".
+ * A rule applies to the streams it names (stream= is required) of the
+ * endpoints it selects (every endpoint without ep= or port=); later rules
+ * win. Stream names: dma-write, dma-read, dma-read-cpl, mmio-write,
+ * mmio-read, mmio-read-cpl, p2p-cpl (traffic_stream_names).
+ *
+ * Plain C with no QEMU headers: the host unit tests use it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HISI_MODEL_TRAFFIC_RULES_H
+#define HISI_MODEL_TRAFFIC_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "traffic.h"
+
+#define TRAFFIC_MAX_RULES       32
+#define TRAFFIC_MAX_RATE        10000000000ull  /* TLPs/s */
+#define TRAFFIC_MAX_LATENCY_NS  1000000000u
+#define TRAFFIC_ANY_BDF         (-1)
+
+typedef struct TrafficRule {
+    int32_t ep;             /* BDF, or TRAFFIC_ANY_BDF */
+    int32_t port;           /* BDF, or TRAFFIC_ANY_BDF */
+    uint8_t streams;        /* bit i: stream i of the profile */
+    bool set_rate;
+    bool set_len;
+    bool set_latency;
+    uint64_t rate;
+    uint16_t len_min;
+    uint16_t len_max;
+    uint32_t latency_ns;
+} TrafficRule;
+
+typedef struct TrafficRules {
+    unsigned n;
+    TrafficRule rule[TRAFFIC_MAX_RULES];
+} TrafficRules;
+
+extern const char *const traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS];
+
+/*
+ * Parse @text into @rules. On a mistake returns false, leaves @rules alone
+ * and writes a message naming the faulty field into @err.
+ */
+bool traffic_rules_parse(TrafficRules *rules, const char *text,
+                         char *err, size_t errlen);
+
+/* Apply @rules to the profile @spec of endpoint @ep below root port @port. */
+void traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
+                         uint16_t port, TrafficSpec *spec);
+
+#endif

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Run-time control over QMP, as the driver sees it: a traffic rule changes
+# what a running guest measures by the expected ratio, and the PTT's fault
+# injection drives the driver's timeout and error paths. Topology
+# (tests/boot/meson.build): hisi-ptt id=ptt0 at 00:08.0 on the default
+# traffic object, root port 00:10.0 with an nvme at 01:00.0.
+. /guest/tests/lib/ktap.sh
+. /guest/tests/lib/qmp.sh
+
+PMU=/sys/bus/event_source/devices/hisi_ptt0_0
+TRAFFIC=/machine/hisi-traffic-default
+
+# DMA writes of 01:00.0 traced over 300 ms (8DW, inbound, posted)
+dma_writes() {
+	/guest/progs/ptt-trace --pmu hisi_ptt0_0 --map 0x100:0x80 --filter 0x00100 \
+		--type 1 --direction 2 --format 1 --ms 300 | sed -n 's/^records=\([0-9]*\).*/\1/p'
+}
+
+qom_set() {
+	qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\", \"value\": $3}}"
+}
+
+rule_scales_rate() {
+	local before after
+	before=$(dma_writes)
+	qom_set $TRAFFIC rules '"stream=dma-write,rate=600000"' >/dev/null || return 1
+	after=$(dma_writes)
+	qom_set $TRAFFIC rules '""' >/dev/null
+	echo "DMA writes in 300 ms: $before at 200000/s, $after at 600000/s"
+	# 3x, give or take the length of the guest's sleep
+	[ -n "$before" ] && [ "$before" -gt 0 ] &&
+		[ $((after * 100 / before)) -ge 270 ] && [ $((after * 100 / before)) -le 330 ]
+}
+
+bad_rule_refused() {
+	local out
+	out=$(qom_set $TRAFFIC rules '"stream=dma-write,rate=-1"') && return 1
+	echo "$out" | grep -q "bad rate value" || { echo "$out"; return 1; }
+	out=$(qmp "{\"execute\": \"qom-get\", \"arguments\": {\"path\": \"$TRAFFIC\", \"property\": \"rules\"}}")
+	echo "rules now: $out"
+	echo "$out" | grep -q '"return": ""'
+}
+
+tuning_times_out() {
+	qom_set /machine/peripheral/ptt0 hold-tuning-busy true >/dev/null || return 1
+	cat $PMU/tune/qos_tx_p 2>/tmp/tune.err && { echo "read succeeded"; return 1; }
+	qom_set /machine/peripheral/ptt0 hold-tuning-busy false >/dev/null
+	grep -q 'timed out' /tmp/tune.err || { cat /tmp/tune.err; return 1; }
+	[ "$(cat $PMU/tune/qos_tx_p)" = 1 ]
+}
+
+trace_busy_refused() {
+	local out
+	qom_set /machine/peripheral/ptt0 hold-trace-busy true >/dev/null || return 1
+	out=$(/guest/progs/ptt-trace --pmu hisi_ptt0_0 --map 0x100:0x80 --filter 0x80001 \
+		--type 7 --direction 0 --format 0 --ms 100)
+	qom_set /machine/peripheral/ptt0 hold-trace-busy false >/dev/null
+	echo "$out"
+	echo "$out" | grep -q ' bytes=0 '
+}
+
+dma_failure_stops_trace() {
+	local out records
+	qom_set /machine/peripheral/ptt0 fail-next-dma true >/dev/null || return 1
+	out=$(/guest/progs/ptt-trace --pmu hisi_ptt0_0 --map 0x100:0x80 --filter 0x80001 \
+		--type 7 --direction 0 --format 0 --ms 100)
+	echo "$out"
+	echo "$out" | grep -q ' bytes=0 ' || return 1
+	# and the next trace works again
+	/guest/progs/ptt-trace --pmu hisi_ptt0_0 --map 0x100:0x80 --filter 0x80001 \
+		--type 7 --direction 0 --format 0 --ms 100
+}
+
+ktap_start hisi_ptt_control 6
+if qmp_open >/tmp/qmp-open.log 2>&1; then
+	ktap_pass qmp-connects
+else
+	ktap_fail qmp-connects "$(cat /tmp/qmp-open.log)"
+fi
+ktap_check rule-scales-traced-rate rule_scales_rate
+ktap_check bad-rule-refused-unchanged bad_rule_refused
+ktap_check hold-tuning-busy-times-out tuning_times_out
+ktap_check hold-trace-busy-refuses-start trace_busy_refused
+ktap_check fail-next-dma-stops-trace dma_failure_stops_trace
+ktap_finish
