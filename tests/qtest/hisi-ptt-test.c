@@ -530,8 +530,13 @@ static void test_fault_injection(void)
     rd(&p, TRACE_WR_STS);
     g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
     g_assert_false(qtest_qom_get_bool(p.qts, "ptt", "fail-next-dma"));
+    /* Nothing was written: the write offset stays at the last record. */
+    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
 
     /* Trace held busy: never idle, and RST does not clear the status. */
+    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+    qtest_clock_step(p.qts, 100 * 1000);
+    wr(&p, TRACE_CTRL, 0);
     set_flag(&p, "hold-trace-busy", true);
     g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 0);
     wr(&p, TRACE_CTRL, CTRL_RST);
