@@ -271,9 +271,11 @@ static uint32_t ptt_selected_streams(HisiPttState *s)
     return n;
 }
 
+/* Stop tracing; EN reads 0 from then on, so a new start is an EN edge. */
 static void ptt_stop(HisiPttState *s)
 {
     s->tracing = false;
+    s->trace_ctrl = FIELD_DP32(s->trace_ctrl, TRACE_CTRL, EN, 0);
     timer_del(s->buf_timer);
 }
 
@@ -472,10 +474,14 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
         trace_hisi_ptt_reset();
         return;
     }
-    if (on && !was_on && ptt_start_ok(s)) {
-        s->tracing = true;
-        s->traced_until = now;
-        trace_hisi_ptt_trace_start(val);
+    if (on && !was_on) {
+        if (ptt_start_ok(s)) {
+            s->tracing = true;
+            s->traced_until = now;
+            trace_hisi_ptt_trace_start(val);
+        } else {
+            ptt_stop(s);
+        }
     } else if (!on && was_on) {
         ptt_stop(s);
         trace_hisi_ptt_trace_stop(s->cur_buf, s->wr_offset, s->lost);
