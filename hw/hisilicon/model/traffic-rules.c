@@ -126,7 +126,7 @@ static bool parse_rule(TrafficRule *r, char *fields, char *err, size_t errlen)
             ok = parse_len(val, &r->len_min, &r->len_max);
             r->set_len = true;
         } else if (!strcmp(f, "latency")) {
-            uint64_t ns;
+            uint64_t ns = 0;
 
             ok = parse_u64(val, TRAFFIC_MAX_LATENCY_NS, &ns);
             r->latency_ns = ns;

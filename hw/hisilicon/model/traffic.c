@@ -201,18 +201,42 @@ static void sift_down(TrafficMerge *m, uint32_t i)
     m->heap[i] = item;
 }
 
+/* Time of @item's TLP, TRAFFIC_NEVER past the end of time */
+static int64_t item_time(const TrafficStream *s, const TrafficMergeItem *item)
+{
+    uint64_t dt = item->q + (item->r != 0);
+
+    return dt >= (uint64_t)(TRAFFIC_NEVER - s->epoch_t) ? TRAFFIC_NEVER :
+           s->epoch_t + (int64_t)dt;
+}
+
 void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
                          uint32_t n, int64_t t0)
 {
     m->streams = streams;
     m->n = 0;
     for (uint32_t i = 0; i < n && i < TRAFFIC_MERGE_MAX; i++) {
-        uint64_t k = traffic_count_before(&streams[i], t0);
-        int64_t t = traffic_time(&streams[i], k);
+        const TrafficStream *s = &streams[i];
+        uint64_t k = traffic_count_before(s, t0);
+        u128 num;
+        TrafficMergeItem item = { .k = k, .stream = i };
 
-        if (t != TRAFFIC_NEVER) {
-            m->heap[m->n++] = (TrafficMergeItem){ .t = t, .k = k, .stream = i };
+        if (!s->rate) {
+            continue;
         }
+        num = (u128)(k - s->epoch_k) * TRAFFIC_NS_PER_S;
+        if (num / s->rate >= (u128)TRAFFIC_NEVER) {
+            continue;
+        }
+        item.q = num / s->rate;
+        item.r = num % s->rate;
+        item.t = item_time(s, &item);
+        if (item.t == TRAFFIC_NEVER) {
+            continue;
+        }
+        m->step_q[i] = TRAFFIC_NS_PER_S / s->rate;
+        m->step_r[i] = TRAFFIC_NS_PER_S % s->rate;
+        m->heap[m->n++] = item;
     }
     for (uint32_t i = m->n / 2; i-- > 0;) {
         sift_down(m, i);
@@ -222,11 +246,18 @@ void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
 void traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k)
 {
     TrafficMergeItem *top = &m->heap[0];
+    const TrafficStream *s = &m->streams[top->stream];
 
     *stream = top->stream;
     *k = top->k;
     top->k++;
-    top->t = traffic_time(&m->streams[top->stream], top->k);
+    top->q += m->step_q[top->stream];
+    top->r += m->step_r[top->stream];
+    if (top->r >= s->rate) {
+        top->r -= s->rate;
+        top->q++;
+    }
+    top->t = item_time(s, top);
     if (top->t == TRAFFIC_NEVER) {
         m->heap[0] = m->heap[--m->n];
     }

@@ -135,9 +135,16 @@ void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
  */
 #define TRAFFIC_MERGE_MAX 256
 
+/*
+ * An item walks one stream without dividing: (k - epoch_k) * 1e9 =
+ * q * rate + r, so t(k) = epoch_t + q + (r != 0), and each step adds the
+ * stream's 1e9 / rate and 1e9 % rate.
+ */
 typedef struct TrafficMergeItem {
     int64_t t;
     uint64_t k;
+    uint64_t q;
+    uint64_t r;
     uint32_t stream;
 } TrafficMergeItem;
 
@@ -145,6 +152,8 @@ typedef struct TrafficMerge {
     const TrafficStream *streams;
     uint32_t n;
     TrafficMergeItem heap[TRAFFIC_MERGE_MAX];
+    uint64_t step_q[TRAFFIC_MERGE_MAX];     /* 1e9 / rate, per stream */
+    uint64_t step_r[TRAFFIC_MERGE_MAX];     /* 1e9 % rate */
 } TrafficMerge;
 
 /* Only the first TRAFFIC_MERGE_MAX streams take part. */

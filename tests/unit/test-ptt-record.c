@@ -1,0 +1,220 @@
+/*
+ * Host unit tests: PCIe TLP headers and HiSilicon PTT trace records.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <glib.h>
+#include <string.h>
+
+#include "pcie-tlp.h"
+#include "ptt-record.h"
+
+static uint32_t le32(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void test_mwr_64(void)
+{
+    PcieTlp t;
+
+    pcie_tlp_mem(&t, true, 0x123456789abcull, 16, 0x0100, 0x5a, false);
+    /* Fmt 011, Type 00000, Length 16 */
+    g_assert_cmphex(t.dw[0], ==, 0x60000010);
+    /* Requester 01:00.0, tag 0x5a, last BE 0xf, first BE 0xf */
+    g_assert_cmphex(t.dw[1], ==, 0x01005aff);
+    g_assert_cmphex(t.dw[2], ==, 0x00001234);
+    g_assert_cmphex(t.dw[3], ==, 0x56789abc);
+    g_assert_cmpuint(pcie_tlp_fmt(&t), ==, TLP_FMT_4DW_DATA);
+    g_assert_true(pcie_tlp_has_data(&t));
+    g_assert_cmphex(t.prefix, ==, 0);
+}
+
+static void test_mwr_32_len1_relaxed(void)
+{
+    PcieTlp t;
+
+    pcie_tlp_mem(&t, true, 0x10100a83, 1, 0x0080, 0x01, true);
+    /* Fmt 010, RO (Attr[1], bit 13), Length 1 */
+    g_assert_cmphex(t.dw[0], ==, 0x40002001);
+    /* One DW: last BE 0, first BE 0xf */
+    g_assert_cmphex(t.dw[1], ==, 0x0080010f);
+    /* DW-aligned address, no DW3 */
+    g_assert_cmphex(t.dw[2], ==, 0x10100a80);
+    g_assert_cmphex(t.dw[3], ==, 0);
+}
+
+static void test_mrd(void)
+{
+    PcieTlp t;
+
+    pcie_tlp_mem(&t, false, 0x200000000ull, 1024, 0x0200, 0xff, false);
+    /* Fmt 001, Length 1024 encodes as 0 */
+    g_assert_cmphex(t.dw[0], ==, 0x20000000);
+    g_assert_cmpuint(pcie_tlp_len_dw(&t), ==, 1024);
+    g_assert_false(pcie_tlp_has_data(&t));
+    g_assert_cmphex(t.dw[2], ==, 2);
+    pcie_tlp_mem(&t, false, 0x1000, 2, 0x0200, 0, false);
+    g_assert_cmphex(t.dw[0], ==, 0x00000002);   /* Fmt 000 */
+    g_assert_cmphex(t.dw[2], ==, 0x1000);
+}
+
+static void test_cpld(void)
+{
+    PcieTlp t;
+
+    pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 12, 0x40);
+    /* Fmt 010, Type 01010, Length 12 */
+    g_assert_cmphex(t.dw[0], ==, 0x4a00000c);
+    /* Completer 00:10.0, status SC, byte count 48 */
+    g_assert_cmphex(t.dw[1], ==, 0x00800030);
+    /* Requester 01:00.0, tag 0x33, lower address 0x40 */
+    g_assert_cmphex(t.dw[2], ==, 0x01003340);
+    g_assert_cmphex(t.dw[3], ==, 0);
+    /* 1024 DWs: byte count 4096 encodes as 0 */
+    pcie_tlp_cpld(&t, 0x0080, 0x0100, 0, 1024, 0);
+    g_assert_cmphex(t.dw[1] & 0xfff, ==, 0);
+}
+
+static void test_record_8dw(void)
+{
+    uint8_t r[PTT_RECORD_8DW_SIZE];
+    PcieTlp t;
+
+    pcie_tlp_mem(&t, true, 0x123456789abcull, 1, 0x0100, 0x5a, false);
+    t.prefix = 0x91000001;
+    memset(r, 0xee, sizeof(r));
+    ptt_record_8dw(r, &t, 0xdeadbeef);
+    g_assert_cmphex(le32(r), ==, 0xffffffff);
+    g_assert_cmphex(le32(r + 4), ==, 0x91000001);
+    /* The guide's example: header DW0 bytes 01 00 00 60 */
+    g_assert_cmpmem(r + 8, 4, "\x01\x00\x00\x60", 4);
+    g_assert_cmphex(le32(r + 12), ==, t.dw[1]);
+    g_assert_cmphex(le32(r + 16), ==, t.dw[2]);
+    g_assert_cmphex(le32(r + 20), ==, t.dw[3]);
+    g_assert_cmphex(le32(r + 24), ==, 0);
+    g_assert_cmphex(le32(r + 28), ==, 0xdeadbeef);
+}
+
+static void test_record_4dw(void)
+{
+    uint8_t r[PTT_RECORD_4DW_SIZE];
+    PcieTlp t;
+    uint32_t dw0;
+
+    /* CplD, 3DW with data: Fmt 010 -> 10, Type 01010, Length 12, no RO */
+    pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 12, 0);
+    ptt_record_4dw(r, &t, 0x12345);
+    dw0 = le32(r);
+    g_assert_cmphex(dw0 >> 30, ==, 0x2);            /* Fmt[1:0] */
+    g_assert_cmphex((dw0 >> 25) & 0x1f, ==, 0x0a);  /* Type */
+    g_assert_cmphex((dw0 >> 24) & 1, ==, 0);        /* T9 */
+    g_assert_cmphex((dw0 >> 23) & 1, ==, 0);        /* T8 */
+    g_assert_cmphex((dw0 >> 22) & 1, ==, 0);        /* TH */
+    g_assert_cmphex((dw0 >> 21) & 1, ==, 1);        /* SO: not relaxed */
+    g_assert_cmphex((dw0 >> 11) & 0x3ff, ==, 12);   /* Length */
+    g_assert_cmphex(dw0 & 0x7ff, ==, 0x345);        /* low 11 bits of time */
+    g_assert_cmphex(dw0, ==, 0x94206345);
+    g_assert_cmphex(le32(r + 4), ==, t.dw[1]);
+    g_assert_cmphex(le32(r + 8), ==, t.dw[2]);
+    g_assert_cmphex(le32(r + 12), ==, t.dw[3]);
+
+    /* MWr 4DW, relaxed: Fmt 011 -> 11, SO 0; not mistaken for 8DW */
+    pcie_tlp_mem(&t, true, 0x100000000ull, 1, 0x0100, 0, true);
+    ptt_record_4dw(r, &t, 0x7ff);
+    g_assert_cmphex(le32(r), ==, 0xc00007ff | 1 << 11);
+    g_assert_cmphex(le32(r) & 0xfffff800, !=, 0xfffff800);
+}
+
+/*
+ * The direction semantics of the guide, as an independent table:
+ * for each direction, which of the seven stream classes it traces.
+ */
+enum { IN_P, IN_NP, IN_CPL_A, IN_CPL_B, OUT_P, OUT_NP, OUT_CPL, CLASSES };
+
+static const bool selects_4dw[4][CLASSES] = {
+    [0] = { 1, 1, 1, 1, 0, 0, 0 },
+    [1] = { 0, 0, 0, 0, 1, 1, 1 },
+    [2] = { 1, 1, 0, 1, 1, 1, 1 },
+    [3] = { 0, 0, 1, 0, 1, 1, 1 },
+};
+
+static const bool selects_8dw[4][CLASSES] = {
+    [0] = { 0 },
+    [1] = { 0, 0, 0, 0, 1, 1, 1 },
+    [2] = { 1, 1, 0, 1, 0, 0, 0 },
+    [3] = { 0, 0, 1, 0, 0, 0, 0 },
+};
+
+static TrafficStream stream_of_class(int c)
+{
+    TrafficStream s = { 0 };
+
+    s.dir = c >= OUT_P ? TRAFFIC_OUTBOUND : TRAFFIC_INBOUND;
+    switch (c) {
+    case IN_P:
+    case OUT_P:
+        s.kind = TRAFFIC_POSTED;
+        break;
+    case IN_NP:
+    case OUT_NP:
+        s.kind = TRAFFIC_NON_POSTED;
+        break;
+    default:
+        s.kind = TRAFFIC_COMPLETION;
+        s.cpl_b = c == IN_CPL_B;
+    }
+    return s;
+}
+
+static unsigned type_bit(int c)
+{
+    switch (c) {
+    case IN_P:
+    case OUT_P:
+        return PTT_TYPE_P;
+    case IN_NP:
+    case OUT_NP:
+        return PTT_TYPE_NP;
+    default:
+        return PTT_TYPE_CPL;
+    }
+}
+
+static void test_selects(void)
+{
+    for (unsigned fmt = 0; fmt < 2; fmt++) {
+        for (unsigned dir = 0; dir < 4; dir++) {
+            for (unsigned types = 0; types <= PTT_TYPE_ALL; types++) {
+                for (int c = 0; c < CLASSES; c++) {
+                    TrafficStream s = stream_of_class(c);
+                    bool want = (fmt ? selects_8dw : selects_4dw)[dir][c] &&
+                                (types & type_bit(c));
+
+                    g_assert_cmpint(ptt_selects(dir, types, fmt, &s), ==,
+                                    want);
+                }
+            }
+        }
+    }
+    g_assert_true(ptt_direction_valid(0, false));
+    g_assert_false(ptt_direction_valid(0, true));
+    for (unsigned dir = 1; dir < 4; dir++) {
+        g_assert_true(ptt_direction_valid(dir, true));
+    }
+    g_assert_false(ptt_direction_valid(4, false));
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/pcie-tlp/mwr-64", test_mwr_64);
+    g_test_add_func("/pcie-tlp/mwr-32-len1-relaxed", test_mwr_32_len1_relaxed);
+    g_test_add_func("/pcie-tlp/mrd", test_mrd);
+    g_test_add_func("/pcie-tlp/cpld", test_cpld);
+    g_test_add_func("/ptt-record/8dw", test_record_8dw);
+    g_test_add_func("/ptt-record/4dw", test_record_4dw);
+    g_test_add_func("/ptt-record/selects", test_selects);
+    return g_test_run();
+}

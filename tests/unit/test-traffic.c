@@ -1,0 +1,312 @@
+/*
+ * Host unit tests: the traffic model and its rules.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <glib.h>
+#include <string.h>
+
+#include "traffic.h"
+#include "traffic-rules.h"
+
+typedef unsigned __int128 u128;
+
+static TrafficStream make_stream(uint64_t rate, int64_t epoch, uint16_t min,
+                                 uint16_t max, uint64_t seed)
+{
+    TrafficStream s = {
+        .endpoint = 0x0100, .port = 0x0080, .index = 0,
+        .dir = TRAFFIC_INBOUND, .kind = TRAFFIC_POSTED, .rate = rate,
+        .addr_base = 0x100000000ull, .addr_window = 1 << 24,
+    };
+
+    traffic_stream_init(&s, seed, min, max);
+    s.epoch_t = epoch;
+    return s;
+}
+
+/* Counting is exact: count_before agrees with the TLP times. */
+static void test_count_matches_times(void)
+{
+    static const uint64_t rates[] = {
+        1, 3, 7, 1000, 200000, 333333, 999999937, 1000000000, 3000000000ull,
+    };
+    GRand *r = g_rand_new_with_seed(1);
+
+    for (size_t i = 0; i < G_N_ELEMENTS(rates); i++) {
+        TrafficStream s = make_stream(rates[i], 1000, 1, 1, 0);
+
+        g_assert_cmpuint(traffic_count_before(&s, 0), ==, 0);
+        g_assert_cmpuint(traffic_count_before(&s, 1000), ==, 0);
+        g_assert_cmpint(traffic_time(&s, 0), ==, 1000);
+        for (int j = 0; j < 2000; j++) {
+            uint64_t k = g_rand_int_range(r, 0, 1 << 30);
+            int64_t t = traffic_time(&s, k);
+
+            /* Above 1e9/s several TLPs share a nanosecond. */
+            if (rates[i] <= 1000000000) {
+                g_assert_cmpint(traffic_time(&s, k + 1), >, t);
+                g_assert_cmpuint(traffic_count_before(&s, t), ==, k);
+                g_assert_cmpuint(traffic_count_before(&s, t + 1), ==, k + 1);
+            } else {
+                g_assert_cmpint(traffic_time(&s, k + 1), >=, t);
+                g_assert_cmpuint(traffic_count_before(&s, t), <=, k);
+                g_assert_cmpuint(traffic_count_before(&s, t + 1), >, k);
+            }
+        }
+        /* Brute force over a random window */
+        for (int j = 0; j < 20; j++) {
+            int64_t t0 = 1000 + g_rand_int_range(r, 0, 1 << 30);
+            int64_t t1 = t0 + g_rand_int_range(r, 0, 1 << 20);
+            uint64_t k = traffic_count_before(&s, t0), n = 0;
+
+            while (traffic_time(&s, k + n) < t1) {
+                n++;
+            }
+            g_assert_cmpuint(traffic_count_before(&s, t1) -
+                             traffic_count_before(&s, t0), ==, n);
+        }
+    }
+    g_rand_free(r);
+}
+
+/* Ten years at a billion TLPs per second, checked with 128-bit maths */
+static void test_long_runs(void)
+{
+    TrafficStream s = make_stream(1000000000, 0, 1, 1, 0);
+    int64_t ten_years = 10ll * 365 * 24 * 3600 * 1000000000ll;
+    u128 want = ((u128)(ten_years - 1) * 1000000000) / 1000000000 + 1;
+
+    g_assert_cmpuint(traffic_count_before(&s, ten_years), ==, (uint64_t)want);
+    g_assert_cmpint(traffic_time(&s, (uint64_t)want), ==, ten_years);
+    /*
+     * The highest rate allowed, over 50 years: 1.6e19 TLPs, still below
+     * 2^64 (counts stay exact for 58 years at that rate).
+     */
+    s = make_stream(TRAFFIC_MAX_RATE, 0, 1, 1, 0);
+    want = ((u128)(5 * ten_years - 1) * TRAFFIC_MAX_RATE) / 1000000000 + 1;
+    g_assert_cmpuint(traffic_count_before(&s, 5 * ten_years), ==,
+                     (uint64_t)want);
+    g_assert_true(want < ((u128)1 << 64));
+    s.rate = 0;
+    g_assert_cmpint(traffic_time(&s, 5), ==, TRAFFIC_NEVER);
+    g_assert_cmpuint(traffic_count_before(&s, ten_years), ==, 0);
+}
+
+static void test_lengths(void)
+{
+    TrafficStream a = make_stream(1000, 0, 8, 32, 1);
+    TrafficStream b = make_stream(1000, 0, 8, 32, 2);
+    GRand *r = g_rand_new_with_seed(2);
+    bool differ = false;
+
+    for (int i = 0; i < TRAFFIC_PATTERN; i++) {
+        g_assert_cmpuint(a.len_dw[i], >=, 8);
+        g_assert_cmpuint(a.len_dw[i], <=, 32);
+        differ |= a.len_dw[i] != b.len_dw[i];
+    }
+    g_assert_true(differ);
+    for (int j = 0; j < 200; j++) {
+        uint64_t k0 = g_rand_int_range(r, 0, 100000);
+        uint64_t k1 = k0 + g_rand_int_range(r, 0, 1000);
+        uint64_t sum = 0;
+
+        for (uint64_t k = k0; k < k1; k++) {
+            sum += traffic_len_dw(&a, k);
+        }
+        g_assert_cmpuint(traffic_len_dw_sum(&a, k0, k1), ==, sum);
+    }
+    g_assert_cmpuint(traffic_len_dw_sum(&a, 10, 5), ==, 0);
+    g_rand_free(r);
+}
+
+/* TLP k is a pure function of the stream, seed and k. */
+static void test_tlp_pure(void)
+{
+    TrafficStream a = make_stream(1000, 0, 8, 32, 9);
+    TrafficStream b = make_stream(1000, 0, 8, 32, 9);
+    PcieTlp x, y;
+
+    for (uint64_t k = 0; k < 1000; k += 37) {
+        traffic_tlp(&a, k, &x);
+        traffic_tlp(&b, k, &y);
+        g_assert_cmpmem(&x, sizeof(x), &y, sizeof(y));
+        g_assert_cmpuint(pcie_tlp_len_dw(&x), ==, traffic_len_dw(&a, k));
+        g_assert_cmphex(x.dw[1] >> 16, ==, 0x0100);        /* requester */
+        g_assert_cmphex((x.dw[1] >> 8) & 0xff, ==, k & 0xff); /* tag */
+    }
+}
+
+static void test_set_rate_continuous(void)
+{
+    TrafficStream s = make_stream(1000, 0, 1, 1, 0);
+    int64_t change = 1234567891;
+    uint64_t at_change = traffic_count_before(&s, change);
+
+    traffic_stream_set_rate(&s, 5000, change);
+    g_assert_cmpuint(traffic_count_before(&s, change), ==, at_change);
+    /* From the change on, the new rate: 5000 per second */
+    g_assert_cmpuint(traffic_count_before(&s, change + 1000000000) -
+                     at_change, ==, 5000);
+}
+
+static void test_endpoint_profile(void)
+{
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficStream base[TRAFFIC_ENDPOINT_STREAMS], s[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning mid = { 1, 1, 1, 1, 1 };
+
+    traffic_profile_default(spec);
+    traffic_endpoint_streams(base, 0, spec, 0x100, 0x80, 0x10000000, 4096,
+                             &mid, 5);
+    for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        g_assert_cmpuint(base[i].rate, ==, spec[i].rate);
+        g_assert_cmpuint(base[i].latency_ns, ==, spec[i].latency_ns);
+        g_assert_cmpint(base[i].epoch_t, ==, 5);
+    }
+    for (uint8_t w = 0; w <= 2; w++) {
+        TrafficTuning t = { w, w, w, w, w };
+
+        traffic_endpoint_streams(s, 0, spec, 0x100, 0x80, 0x10000000, 4096,
+                                 &t, 5);
+        for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+            bool out = spec[i].dir == TRAFFIC_OUTBOUND;
+
+            g_assert_cmpuint(s[i].rate, ==,
+                             out ? spec[i].rate * (1 << w) / 2 : spec[i].rate);
+            g_assert_cmpuint(s[i].latency_ns, ==,
+                             (uint64_t)spec[i].latency_ns * (4 - w) / 3);
+        }
+    }
+}
+
+static void test_merge(void)
+{
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficStream s[2 * TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning mid = { 1, 1, 1, 1, 1 };
+    TrafficMerge *m = g_new(TrafficMerge, 1);
+    int64_t t0 = 123456789, t1 = t0 + 10000000, last = t0;
+    uint64_t want = 0, got = 0;
+    uint32_t last_stream = 0;
+
+    traffic_profile_default(spec);
+    spec[3].rate = 0;       /* a stream with no traffic */
+    traffic_endpoint_streams(s, 0, spec, 0x100, 0x80, 0x10000000, 4096, &mid,
+                             0);
+    traffic_endpoint_streams(s + 7, 0, spec, 0x200, 0x88, 0x10001000, 4096,
+                             &mid, 0);
+    for (size_t i = 0; i < G_N_ELEMENTS(s); i++) {
+        want += traffic_count_before(&s[i], t1) -
+                traffic_count_before(&s[i], t0);
+    }
+    traffic_merge_start(m, s, G_N_ELEMENTS(s), t0);
+    while (traffic_merge_peek(m) < t1) {
+        int64_t t = traffic_merge_peek(m);
+        uint32_t stream;
+        uint64_t k;
+
+        traffic_merge_pop(m, &stream, &k);
+        g_assert_cmpint(t, ==, traffic_time(&s[stream], k));
+        g_assert_true(t > last || (t == last && stream >= last_stream) ||
+                      got == 0);
+        last = t;
+        last_stream = stream;
+        got++;
+    }
+    g_assert_cmpuint(got, ==, want);
+    g_free(m);
+}
+
+static void test_rules(void)
+{
+    TrafficRules rules = { 0 };
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS], def[TRAFFIC_ENDPOINT_STREAMS];
+    char err[256];
+
+    g_assert_true(traffic_rules_parse(&rules,
+        "stream=dma-write,rate=400000,len=16-20;"
+        "ep=01:00.0,stream=all,rate=0;port=0000:00:11.0,stream=p2p-cpl,"
+        "latency=5000", err, sizeof(err)));
+    g_assert_cmpuint(rules.n, ==, 3);
+    traffic_profile_default(def);
+
+    /* Endpoint 02:00.0 below 00:10.0: the first rule only */
+    traffic_profile_default(spec);
+    traffic_rules_apply(&rules, 0x0200, 0x0080, spec);
+    g_assert_cmpuint(spec[0].rate, ==, 400000);
+    g_assert_cmpuint(spec[0].len_min, ==, 16);
+    g_assert_cmpuint(spec[0].len_max, ==, 20);
+    g_assert_cmpuint(spec[1].rate, ==, def[1].rate);
+    g_assert_cmpuint(spec[6].latency_ns, ==, def[6].latency_ns);
+
+    /* 01:00.0: the later rule wins, every stream off */
+    traffic_profile_default(spec);
+    traffic_rules_apply(&rules, 0x0100, 0x0080, spec);
+    for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        g_assert_cmpuint(spec[i].rate, ==, 0);
+    }
+
+    /* Below 00:11.0: the p2p latency */
+    traffic_profile_default(spec);
+    traffic_rules_apply(&rules, 0x0300, 0x0088, spec);
+    g_assert_cmpuint(spec[6].latency_ns, ==, 5000);
+    g_assert_cmpuint(spec[6].rate, ==, def[6].rate);
+
+    g_assert_true(traffic_rules_parse(&rules, "", err, sizeof(err)));
+    g_assert_cmpuint(rules.n, ==, 0);
+}
+
+static void test_bad_rules(void)
+{
+    static const struct {
+        const char *text, *err;
+    } bad[] = {
+        { "stream=dma-write,rate=fast", "bad rate value 'fast'" },
+        { "stream=dma-write,rate=-1", "bad rate value '-1'" },
+        { "stream=dma-write,rate=10000000001", "bad rate value" },
+        { "stream=dma-write,len=0", "bad len value '0'" },
+        { "stream=dma-write,len=9-8", "bad len value '9-8'" },
+        { "stream=dma-write,len=1025", "bad len value" },
+        { "stream=dma-write,latency=1000000001", "bad latency value" },
+        { "stream=bogus,rate=1", "bad stream value 'bogus'" },
+        { "ep=1:2:3:4,stream=all,rate=1", "bad ep value" },
+        { "ep=00:20.0,stream=all,rate=1", "bad ep value '00:20.0'" },
+        { "port=00:10.8,stream=all,rate=1", "bad port value" },
+        { "rate=1", "needs stream=" },
+        { "stream=all", "needs rate=, len= or latency=" },
+        { "stream=all,speed=1", "unknown field 'speed'" },
+        { "stream=all,rate", "'rate' is not name=value" },
+    };
+    TrafficRules rules = { 0 };
+    char err[256];
+
+    g_assert_true(traffic_rules_parse(&rules, "stream=all,rate=5", err,
+                                      sizeof(err)));
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        err[0] = '\0';
+        g_test_message("%s", bad[i].text);
+        g_assert_false(traffic_rules_parse(&rules, bad[i].text, err,
+                                           sizeof(err)));
+        g_assert_nonnull(strstr(err, bad[i].err));
+        /* A refused text changes nothing. */
+        g_assert_cmpuint(rules.n, ==, 1);
+        g_assert_cmpuint(rules.rule[0].rate, ==, 5);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/traffic/count-matches-times", test_count_matches_times);
+    g_test_add_func("/traffic/long-runs", test_long_runs);
+    g_test_add_func("/traffic/lengths", test_lengths);
+    g_test_add_func("/traffic/tlp-pure", test_tlp_pure);
+    g_test_add_func("/traffic/set-rate-continuous", test_set_rate_continuous);
+    g_test_add_func("/traffic/endpoint-profile", test_endpoint_profile);
+    g_test_add_func("/traffic/merge", test_merge);
+    g_test_add_func("/traffic/rules", test_rules);
+    g_test_add_func("/traffic/bad-rules", test_bad_rules);
+    return g_test_run();
+}
