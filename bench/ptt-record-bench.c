@@ -14,6 +14,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ static double query_ns(int64_t t)
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
     TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
     TrafficTuning tune = { 1, 1, 1, 1, 1 };
+    /* volatile: keeps the compiler from dropping the queries */
     volatile uint64_t sink = 0;
     const int n = 10000000;
     double t0;
@@ -110,10 +112,9 @@ int main(int argc, char **argv)
     uint32_t sum;
 
     if (argc == 3 && !strcmp(argv[1], "--records")) {
-        char *end;
+        char extra;
 
-        n = strtoull(argv[2], &end, 10);
-        if (*end || !n) {
+        if (sscanf(argv[2], "%" SCNu64 "%c", &n, &extra) != 1 || !n) {
             fprintf(stderr, "ptt-record-bench: --records needs a positive "
                     "number\n");
             return 1;
