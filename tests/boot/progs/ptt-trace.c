@@ -14,7 +14,8 @@
  * allows for the --format, and which belongs to an allowed endpoint.
  * --check 0 only drains and counts bytes, for measuring the drain rate.
  * The AUX buffer is drained while the trace runs. Prints one summary line
- * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. bytes=.. MBps=.."
+ * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. bytes=.. MBps=..
+ * hash=.." (hash: FNV-1a of the checked records' bytes)
  * and exits 0 when there were records and all were right.
  */
 #include <errno.h>
@@ -42,6 +43,7 @@ static struct ep eps[MAX_EPS];
 static unsigned int n_eps;
 static unsigned int filter, types = 7, direction, format, check = 1;
 static unsigned long errors;
+static uint64_t hash = 0xcbf29ce484222325ull;	/* FNV-1a of the records */
 
 static void fail(unsigned long rec, const char *what, const uint32_t *dw,
 		 unsigned int ndw)
@@ -163,6 +165,8 @@ static void consume(const uint8_t *aux, uint64_t from, uint64_t to,
 		unsigned long rec = off / rec_size;
 		uint32_t hdr[4];
 
+		for (unsigned int i = 0; i < rec_size; i++)
+			hash = (hash ^ ((const uint8_t *)dw)[i]) * 0x100000001b3ull;
 		if (rec < dump) {
 			printf("# record %lu:", rec);
 			for (unsigned int i = 0; i < rec_size / 4; i++)
@@ -325,8 +329,9 @@ int main(int argc, char **argv)
 	head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
 	if (check)
 		consume(aux, tail, head, &c, dump);
-	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu bytes=%llu MBps=%.1f errors=%lu\n",
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu bytes=%llu MBps=%.1f hash=%016llx errors=%lu\n",
 	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw,
-	       (unsigned long long)head, head / secs / 1e6, errors);
+	       (unsigned long long)head, head / secs / 1e6,
+	       (unsigned long long)hash, errors);
 	return (c.records || !check) && head && !errors ? 0 : 1;
 }
