@@ -357,7 +357,10 @@ static void ptt_advance(HisiPttState *s, int64_t now)
         uint32_t i;
         uint64_t k;
 
-        if (s->wr_offset + rec == buf_size && s->int_stat) {
+        /* Whether this record is the last that fits in the buffer */
+        bool fills = s->wr_offset + 2 * rec > buf_size;
+
+        if (fills && s->int_stat) {
             /* Stalled: count what is lost up to now and stop here. */
             for (i = 0; i < n; i++) {
                 s->lost += traffic_count_before(&s->streams[i], now) -
@@ -374,12 +377,12 @@ static void ptt_advance(HisiPttState *s, int64_t now)
         }
         chunk += rec;
         s->wr_offset += rec;
-        if (s->wr_offset == buf_size || chunk + rec > PTT_DMA_CHUNK) {
+        if (fills || chunk + rec > PTT_DMA_CHUNK) {
             if (!ptt_dma(s, chunk)) {
                 return;
             }
             chunk = 0;
-            if (s->wr_offset == buf_size) {
+            if (fills) {
                 ptt_buffer_full(s);
             }
         }
@@ -400,7 +403,7 @@ static void ptt_schedule(HisiPttState *s, int64_t now)
     if (!s->tracing) {
         return;
     }
-    if (s->int_stat && left == 1) {
+    if (s->int_stat && left <= 1) {
         /* Stalled until the driver clears the status: no timer needed. */
         timer_del(s->buf_timer);
         return;
@@ -443,6 +446,14 @@ static bool ptt_start_ok(HisiPttState *s)
             return false;
         }
     }
+    if (s->wr_offset % ptt_record_size(s) ||
+        s->wr_offset + ptt_record_size(s) > ptt_buf_size(s)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace started without a "
+                      "DMA reset at offset 0x%x, which does not fit buffer "
+                      "size 0x%x and this format: starting at 0\n",
+                      s->wr_offset, s->addr_size);
+        s->wr_offset = 0;
+    }
     if (!ptt_direction_valid(rxtx, ptt_8dw(s))) {
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: direction %u is reserved "
                       "with the 8DW format: nothing will be traced\n", rxtx);
@@ -461,6 +472,13 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
 
     /* What happened under the old setting is traced with it. */
     ptt_advance(s, now);
+    if (s->tracing && on && !FIELD_EX32(val, TRACE_CTRL, RST) &&
+        val != s->trace_ctrl) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: TRACE_CTRL 0x%08x written "
+                      "while tracing: only EN and RST act then, ignored\n",
+                      val);
+        return;
+    }
     s->trace_ctrl = val;
     if (FIELD_EX32(val, TRACE_CTRL, RST) && !s->hold_trace_busy) {
         if (on) {

@@ -358,6 +358,38 @@ static void test_bad_dma_address(void)
     ptt_fini(&p);
 }
 
+/* Settings a driver would not make: no crash, no DMA past a buffer */
+static void test_bad_settings(void)
+{
+    uint32_t ctrl = CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT);
+    Ptt p;
+
+    ptt_init(&p, "");
+    qtest_writel(p.qts, BUF_BASE + BUF_SIZE / 2, 0x5a5a5a5a);
+    ptt_start(&p, ctrl);
+    qtest_clock_step(p.qts, 100 * 1000);
+    /* Format changed while tracing: ignored */
+    wr(&p, TRACE_CTRL, ctrl | CTRL_8DW | CTRL_EN);
+    g_assert_cmphex(rd(&p, TRACE_CTRL), ==, ctrl | CTRL_EN);
+    /* Stop at an offset, shrink the buffers, start again without RST */
+    wr(&p, TRACE_CTRL, 0);
+    g_assert_cmpuint(rd(&p, TRACE_WR_STS), >, 16);
+    wr(&p, TRACE_ADDR_SIZE, 16);
+    wr(&p, TRACE_INT_MASK, 0xf);
+    wr(&p, TRACE_CTRL, ctrl | CTRL_8DW | CTRL_EN);
+    qtest_clock_step(p.qts, 10 * 1000 * 1000);
+    /* Buffers of 16 bytes cannot hold an 8DW record: not started */
+    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    wr(&p, TRACE_CTRL, ctrl | CTRL_EN);
+    qtest_clock_step(p.qts, 10 * 1000 * 1000);
+    /* One 4DW record per buffer, from offset 0, never past the end */
+    g_assert_cmphex(rd(&p, TRACE_WR_STS) & 0xfffffff, ==, 0);
+    g_assert_cmphex(qtest_readl(p.qts, BUF_BASE + BUF_SIZE / 2), ==,
+                    0x5a5a5a5a);
+    wr(&p, TRACE_CTRL, 0);
+    ptt_fini(&p);
+}
+
 static void test_no_buffers(void)
 {
     Ptt p;
@@ -656,6 +688,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/no-dma-without-bus-master",
                    test_no_dma_without_bus_master);
     qtest_add_func("/hisi-ptt/bad-dma-address", test_bad_dma_address);
+    qtest_add_func("/hisi-ptt/bad-settings", test_bad_settings);
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
     qtest_add_func("/hisi-ptt/bad-properties", test_bad_properties);
