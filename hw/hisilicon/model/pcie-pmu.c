@@ -1,0 +1,114 @@
+/*
+ * HiSilicon PCIe PMU counting.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <stddef.h>
+
+#include "pcie-pmu.h"
+
+static const PciePmuEvent pcie_pmu_events[] = {
+    { 0x0010, TRAFFIC_INBOUND, TRAFFIC_POSTED, true },        /* rx_mwr */
+    { 0x0210, TRAFFIC_INBOUND, TRAFFIC_NON_POSTED, true },    /* rx_mrd */
+    { 0x0011, TRAFFIC_OUTBOUND, TRAFFIC_NON_POSTED, true },   /* tx_mrd */
+    { 0x0104, TRAFFIC_INBOUND, TRAFFIC_POSTED, false },       /* rx_mwr */
+    { 0x0804, TRAFFIC_INBOUND, TRAFFIC_NON_POSTED, false },   /* rx_mrd */
+    { 0x2004, TRAFFIC_INBOUND, TRAFFIC_COMPLETION, false },   /* rx_cpl */
+    { 0x0105, TRAFFIC_OUTBOUND, TRAFFIC_POSTED, false },      /* tx_mwr */
+    { 0x0405, TRAFFIC_OUTBOUND, TRAFFIC_NON_POSTED, false },  /* tx_mrd */
+    { 0x1005, TRAFFIC_OUTBOUND, TRAFFIC_COMPLETION, false },  /* tx_cpl */
+};
+
+const PciePmuEvent *pcie_pmu_event(uint16_t code)
+{
+    for (size_t i = 0; i < sizeof(pcie_pmu_events) /
+                           sizeof(pcie_pmu_events[0]); i++) {
+        if (pcie_pmu_events[i].code == code) {
+            return &pcie_pmu_events[i];
+        }
+    }
+    return NULL;
+}
+
+bool pcie_pmu_stream_matches(const PciePmuEvent *ev, const TrafficStream *s)
+{
+    return ev->dir == s->dir && ev->kind == s->kind;
+}
+
+static bool passes_threshold(const PciePmuFilter *f, uint16_t len)
+{
+    if (!f->thr_en) {
+        return true;
+    }
+    return f->thr_below ? len < (1u << f->thr_len) : len >= (1u << f->thr_len);
+}
+
+static bool fires_trigger(const PciePmuFilter *f, uint16_t len)
+{
+    return f->trig_below ? len < (1u << f->trig_len) :
+                           len > (1u << f->trig_len);
+}
+
+/* Header DWs: 64-bit memory requests take 4, the rest 3 */
+static unsigned header_dw(const TrafficStream *s)
+{
+    return s->kind != TRAFFIC_COMPLETION && (s->addr_base >> 32) ? 4 : 3;
+}
+
+/* Sums of the TLPs [0, k) of @s that pass the threshold */
+static void sums_before(const TrafficStream *s, const PciePmuFilter *f,
+                        uint64_t k, uint64_t *tlps, uint64_t *len_dw)
+{
+    uint64_t period_tlps = 0, period_dw = 0, part_tlps = 0, part_dw = 0;
+    unsigned part = k % TRAFFIC_PATTERN;
+
+    for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
+        uint16_t len = s->len_dw[i];
+
+        if (!passes_threshold(f, len)) {
+            continue;
+        }
+        period_tlps++;
+        period_dw += len;
+        if (i < part) {
+            part_tlps++;
+            part_dw += len;
+        }
+    }
+    *tlps = k / TRAFFIC_PATTERN * period_tlps + part_tlps;
+    *len_dw = k / TRAFFIC_PATTERN * period_dw + part_dw;
+}
+
+void pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
+                          uint64_t k0, uint64_t k1, PciePmuSums *sums)
+{
+    uint64_t t0, d0, t1, d1, tlps, dw;
+
+    if (k1 <= k0) {
+        return;
+    }
+    sums_before(s, f, k0, &t0, &d0);
+    sums_before(s, f, k1, &t1, &d1);
+    tlps = t1 - t0;
+    dw = d1 - d0;
+    sums->tlps += tlps;
+    sums->delay_ns += tlps * s->latency_ns;
+    if (f->len_mode & PCIE_PMU_LEN_PAYLOAD) {
+        sums->bytes += dw * 4;
+    }
+    if (f->len_mode & PCIE_PMU_LEN_HEADER) {
+        sums->bytes += tlps * header_dw(s) * 4;
+    }
+}
+
+uint64_t pcie_pmu_trigger_tlp(const TrafficStream *s, const PciePmuFilter *f,
+                              uint64_t k0)
+{
+    for (uint64_t k = k0; k < k0 + TRAFFIC_PATTERN; k++) {
+        if (fires_trigger(f, traffic_len_dw(s, k))) {
+            return k;
+        }
+    }
+    return UINT64_MAX;
+}

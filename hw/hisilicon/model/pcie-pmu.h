@@ -1,0 +1,71 @@
+/*
+ * HiSilicon PCIe PMU counting: what each event counts of the traffic
+ * (Documentation/admin-guide/perf/hisi-pcie-pmu.rst, Linux 6.12).
+ *
+ * Events come in pairs read from one hardware counter: latency events count
+ * the summed delay (ns) of the selected TLPs in CNT and their number in
+ * EXT_CNT; bandwidth events count the flux (bytes of the TLP parts len_mode
+ * selects) in CNT and the time (ns) in EXT_CNT. Thresholds (count only TLPs
+ * of length >= or < 2^thr_len DW) and triggers (count from the first TLP
+ * longer or shorter than 2^trig_len DW on) act on lengths, whose per-stream
+ * pattern keeps every sum O(1).
+ *
+ * Plain C with no QEMU headers: the host unit tests use it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HISI_MODEL_PCIE_PMU_H
+#define HISI_MODEL_PCIE_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "traffic.h"
+
+typedef struct PciePmuEvent {
+    uint16_t code;          /* EVENT_CTRL[15:0] */
+    uint8_t dir;            /* TrafficDir */
+    uint8_t kind;           /* TrafficKind */
+    bool latency;           /* latency pair, else bandwidth pair */
+} PciePmuEvent;
+
+/* The event with EVENT_CTRL code @code, or NULL for an unknown code */
+const PciePmuEvent *pcie_pmu_event(uint16_t code);
+
+/* len_mode values */
+#define PCIE_PMU_LEN_PAYLOAD    1
+#define PCIE_PMU_LEN_HEADER     2
+#define PCIE_PMU_LEN_BOTH       3
+
+typedef struct PciePmuFilter {
+    bool thr_en;
+    bool thr_below;         /* thr_mode 1: length < 2^thr_len */
+    uint8_t thr_len;
+    bool trig_en;
+    bool trig_below;        /* trig_mode 1: start at a length < 2^trig_len */
+    uint8_t trig_len;
+    uint8_t len_mode;
+} PciePmuFilter;
+
+typedef struct PciePmuSums {
+    uint64_t tlps;
+    uint64_t bytes;         /* of the parts len_mode selects */
+    uint64_t delay_ns;
+} PciePmuSums;
+
+/* Whether stream @s carries the TLPs of @ev */
+bool pcie_pmu_stream_matches(const PciePmuEvent *ev, const TrafficStream *s);
+
+/* Add the sums of TLPs [k0, k1) of @s that pass the threshold to @sums. */
+void pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
+                          uint64_t k0, uint64_t k1, PciePmuSums *sums);
+
+/*
+ * The number of the first TLP k >= @k0 of @s that fires the trigger, or
+ * UINT64_MAX when no length of the stream ever does.
+ */
+uint64_t pcie_pmu_trigger_tlp(const TrafficStream *s, const PciePmuFilter *f,
+                              uint64_t k0);
+
+#endif

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# hisi-pcie-pmu with the upstream hisi_pcie_pmu driver and perf stat.
+# Topology and traffic (tests/boot/meson.build): the PMU id=pmu0 sicl-id=1
+# core-id=3 at 00:09.0; root port 00:10.0 -> 01:00.0 nvme, root port
+# 00:11.0 -> 02:00.0 edu. Traffic rules: every endpoint's DMA writes at
+# 250000/s, 16 DW, 800 ns; 02:00.0's at 50000/s.
+. /guest/tests/lib/ktap.sh
+. /guest/tests/lib/qmp.sh
+
+NAME=hisi_pcie1_core3
+PMU=/sys/bus/event_source/devices/$NAME
+
+ktap_start hisi_pcie_pmu 15
+
+ktap_check probe test -e /sys/bus/pci/drivers/hisi_pcie_pmu/0000:00:09.0
+ktap_check pmu-name-from-sicl-core test -d $PMU
+ktap_check sysfs-values test "$(cat $PMU/identifier) $(cat $PMU/bus) $(cat $PMU/bdf_min) $(cat $PMU/bdf_max)" = "0x30 0x00 0x80 0xbf"
+ktap_check cpumask-one-cpu grep -qxE '[0-9]+' $PMU/cpumask
+ktap_check events-18 test "$(ls $PMU/events | wc -l)" = 18
+ktap_check format-fields test "$(ls $PMU/format | tr '\n' ' ')" = "bdf event len_mode port thr_len thr_mode trig_len trig_mode "
+
+# pair A B FILTER: the two counts of a perf stat group over 1 s
+pair() {
+	perf stat -x, -a -e "{$NAME/$1,$3/,$NAME/$2,$3/}" -- sleep 1 2>&1 |
+		awk -F, '/hisi_pcie/ { printf "%s ", $1 }'
+}
+
+# within1pct NUM DEN WANT: NUM / DEN * (1e9 if bandwidth) is WANT +-1 %
+within() {
+	awk -v a="$1" -v b="$2" -v want="$3" -v scale="$4" \
+		'BEGIN { v = a / b * scale; print v; exit !(b > 0 && v > want * 0.99 && v < want * 1.01) }'
+}
+
+latency() {
+	set -- $(pair rx_mwr_latency rx_mwr_cnt port=0x1)
+	echo "delay $1 ns over $2 TLPs"
+	within "$1" "$2" 800 1
+}
+ktap_check perf-stat-latency-800ns latency
+
+# bw LEN_MODE WANT FILTER: bytes/s of DMA writes by perf stat, +-1 %
+bw() {
+	local mode=$1 want=$2 filter=$3
+	set -- $(pair rx_mwr_flux rx_mwr_time "$filter,len_mode=$mode")
+	echo "len_mode $mode, $filter: $1 bytes in $2 ns"
+	within "$1" "$2" "$want" 1000000000
+}
+# 250000 TLPs/s of 16 DW (64 bytes) payload and a 4 DW (16 bytes) header
+ktap_check perf-stat-bandwidth-payload bw 1 16000000 port=0x1
+ktap_check perf-stat-bandwidth-header bw 2 4000000 port=0x1
+ktap_check perf-stat-bandwidth-both bw 3 20000000 port=0x1
+# Filters select endpoints: the port of 02:00.0, and 02:00.0 by BDF
+ktap_check port-filter-other-endpoint bw 1 3200000 port=0x4
+ktap_check bdf-filter-endpoint bw 1 3200000 bdf=0x200
+ktap_check both-ports bw 1 19200000 port=0x5
+
+# The driver refuses what the hardware cannot do: perf stat then reports
+# the event "<not supported>".
+opens() {
+	perf stat -a -e "$NAME/$1/" -- true >/tmp/opens.log 2>&1 &&
+		! grep -q 'not supported' /tmp/opens.log
+}
+refused() {
+	opens "$1" && { echo "accepted: $1"; return 1; }
+	return 0
+}
+invalid_filters() {
+	opens rx_mwr_flux,bdf=0x100 || { echo "refused a valid bdf"; return 1; }
+	refused rx_mwr_flux,bdf=0x0 &&          # the host bridge: no root port
+	refused rx_mwr_flux,bdf=0x500 &&        # no such device
+	refused rx_mwr_flux,port=0x1,thr_len=11 &&
+	refused rx_mwr_flux,port=0x1,trig_len=11
+}
+ktap_check invalid-filters-refused invalid_filters
+
+# A counter advanced near its overflow (fault injection) crosses it while
+# perf counts; the overflow interrupt keeps perf's 64-bit count exact.
+overflow_exact() {
+	local adv=9223372036854000000 before after out
+	qmp_open >/dev/null || return 1
+	before=$(awk '/hisi_pcie/ { print $2 + $3 }' /proc/interrupts)
+	perf stat -x, -a -e "$NAME/rx_mwr_flux,port=0x1,len_mode=1/" -- sleep 2 \
+		>/tmp/ovf.log 2>&1 &
+	sleep 1
+	qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"pmu0\", \"property\": \"advance\", \"value\": \"0=$adv\"}}" >/dev/null ||
+		return 1
+	wait
+	after=$(awk '/hisi_pcie/ { print $2 + $3 }' /proc/interrupts)
+	out=$(awk -F, '/hisi_pcie/ { print $1 }' /tmp/ovf.log)
+	echo "count $out, advanced by $adv, overflow interrupts $((after - before))"
+	[ $((after - before)) -ge 1 ] &&
+		awk -v c="$out" -v a="$adv" 'BEGIN { v = (c - a) / 2; exit !(v > 16000000 * 0.98 && v < 16000000 * 1.02) }'
+}
+ktap_check overflow-keeps-count-exact overflow_exact
+ktap_finish
