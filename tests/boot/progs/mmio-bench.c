@@ -30,15 +30,30 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* ns per read of the 32-bit register at @off */
-static double read_ns(volatile uint8_t *bar, unsigned int off, long n)
+/* Device registers: single accesses the compiler may neither drop nor merge */
+static uint32_t mmio_read32(uint8_t *bar, unsigned int off)
 {
-	volatile uint32_t *reg = (volatile uint32_t *)(bar + off);
+	return __atomic_load_n((uint32_t *)(bar + off), __ATOMIC_RELAXED);
+}
+
+static void mmio_write32(uint8_t *bar, unsigned int off, uint32_t val)
+{
+	__atomic_store_n((uint32_t *)(bar + off), val, __ATOMIC_RELAXED);
+}
+
+static void mmio_write64(uint8_t *bar, unsigned int off, uint64_t val)
+{
+	__atomic_store_n((uint64_t *)(bar + off), val, __ATOMIC_RELAXED);
+}
+
+/* ns per read of the 32-bit register at @off */
+static double read_ns(uint8_t *bar, unsigned int off, long n)
+{
 	uint32_t sink = 0;
 	double t0 = now();
 
 	for (long i = 0; i < n; i++)
-		sink += *reg;
+		sink += mmio_read32(bar, off);
 	if (sink == 1)
 		printf("#\n");
 	return (now() - t0) * 1e9 / n;
@@ -47,12 +62,13 @@ static double read_ns(volatile uint8_t *bar, unsigned int off, long n)
 int main(int argc, char **argv)
 {
 	char path[512];
-	volatile uint8_t *bar;
+	uint8_t *bar;
 	double cnt_ns = 0, const_ns = 0;
 	long n;
 	int fd;
 
-	if (argc != 3 || (n = atol(argv[2])) <= 0) {
+	n = argc == 3 ? atol(argv[2]) : 0;
+	if (n <= 0) {
 		fprintf(stderr, "usage: mmio-bench PCI-DEVICE-DIR READS\n");
 		return 2;
 	}
@@ -68,9 +84,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* rx_mwr_flux on every port, enabled */
-	*(volatile uint64_t *)(bar + EVENT_CTRL0) = 0x0104 | 0xffffull << 36 |
-						    3ull << 34 | 1ull << 20;
-	*(volatile uint32_t *)(bar + GLOBAL_CTRL) = 1;
+	mmio_write64(bar, EVENT_CTRL0, 0x0104 | 0xffffull << 36 | 3ull << 34 |
+		     1ull << 20);
+	mmio_write32(bar, GLOBAL_CTRL, 1);
 	/* interleaved rounds, so both see the same machine state */
 	for (int round = 0; round < ROUNDS; round++) {
 		cnt_ns += read_ns(bar, CNT0, n / ROUNDS);
