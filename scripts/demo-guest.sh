@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run inside the guest by scripts/demo: show the PCI topology, the drivers,
-# the PMUs, and the PTT tuning and tracing through the real perf tool.
+# the PMUs, the PTT tuning and tracing, and the PCIe PMU counting, through
+# the real perf tool.
 PTT=/sys/bus/event_source/devices/hisi_ptt0_2
 
 echo "=== PCI devices (bdf vendor:device class driver)"
@@ -31,3 +32,12 @@ perf report -D -i perf.data 2>/dev/null | grep -A 18 -m 1 'HISI PTT data' | sed 
 echo "=== perf record ... format=0 (4DW) of root port 00:11.0, outbound"
 perf record -o perf.data -a -e hisi_ptt0_2/filter=0x80004,type=7,direction=1,format=0/ -- sleep 0.5 >/dev/null 2>&1
 perf report -D -i perf.data 2>/dev/null | grep -A 8 -m 1 'HISI PTT data' | sed 's/^/  /'
+
+PMU=hisi_pcie0_core2
+echo "=== PCIe PMU: $(cat /sys/bus/event_source/devices/$PMU/identifier) identifier, $(ls /sys/bus/event_source/devices/$PMU/events | wc -l) events"
+echo "=== perf stat: DMA write latency of the NVMe drive's root port (configured 800 ns)"
+perf stat -a -e "{$PMU/rx_mwr_latency,port=0x1/,$PMU/rx_mwr_cnt,port=0x1/}" -- sleep 1 2>&1 |
+	grep -E 'hisi_pcie|elapsed' | sed 's/^/  /'
+echo "=== perf stat: its DMA write bandwidth, payload only (configured 16 MB/s)"
+perf stat -a -e "{$PMU/rx_mwr_flux,port=0x1,len_mode=1/,$PMU/rx_mwr_time,port=0x1,len_mode=1/}" -- sleep 1 2>&1 |
+	grep -E 'hisi_pcie|elapsed' | sed 's/^/  /'
