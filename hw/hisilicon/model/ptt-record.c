@@ -4,26 +4,36 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
+#include <string.h>
+
 #include "ptt-record.h"
 
+/* Records are little-endian; on little-endian hosts one store each */
 static inline void put_le32(uint8_t *p, uint32_t v)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, sizeof(v));
+#else
     p[0] = v;
     p[1] = v >> 8;
     p[2] = v >> 16;
     p[3] = v >> 24;
+#endif
 }
 
 void ptt_record_4dw(uint8_t out[PTT_RECORD_4DW_SIZE], const PcieTlp *tlp,
                     uint32_t time)
 {
     uint32_t h = tlp->dw[0];
-    uint32_t dw0 = ((h >> 29) & 0x3) << 30 |       /* Fmt[1:0] */
-                   ((h >> 24) & 0x1f) << 25 |      /* Type */
-                   ((h >> 23) & 1) << 24 |         /* T9 */
-                   ((h >> 19) & 1) << 23 |         /* T8 */
-                   ((h >> 16) & 1) << 22 |         /* TH */
-                   (!(h & TLP_ATTR_RO)) << 21 |    /* SO */
+    /*
+     * Header bits 30:23 (Fmt[1:0], Type, T9) move up by one as a block;
+     * T8 (19), TH (16), not-RO (13) and Length (9:0) each move to their
+     * place; the time takes the low 11 bits.
+     */
+    uint32_t dw0 = (h & 0x7f800000) << 1 |         /* Fmt[1:0], Type, T9 */
+                   (h & 0x00080000) << 4 |         /* T8 */
+                   (h & 0x00010000) << 6 |         /* TH */
+                   (~h & TLP_ATTR_RO) << 8 |       /* SO */
                    (h & 0x3ff) << 11 |             /* Length */
                    (time & 0x7ff);
 
