@@ -14,6 +14,7 @@
 #include "libqos/pci.h"
 #include "hw/pci/pci_regs.h"
 #include "qemu/bitops.h"
+#include "qobject/qdict.h"
 
 #define PMU_DEVFN           QPCI_DEVFN(9, 0)
 #define PTT_DEVFN           QPCI_DEVFN(8, 0)
@@ -342,6 +343,59 @@ static void test_agrees_with_ptt(void)
     pmu_fini(&p);
 }
 
+static void wait_migration(QTestState *qts)
+{
+    for (int i = 0; i < 1000; i++) {
+        QDict *rsp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
+        QDict *ret = qdict_get_qdict(rsp, "return");
+        bool done = qdict_haskey(ret, "status") &&
+                    !strcmp(qdict_get_str(ret, "status"), "completed");
+
+        qobject_unref(rsp);
+        if (done) {
+            return;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+/* Counting goes on after migration from where it was. */
+static void test_migration(void)
+{
+    g_autofree char *uri = g_strdup_printf("file:%s/hisi-pcie-pmu-mig-%d",
+                                           g_get_tmp_dir(), getpid());
+    uint64_t lat = RX_MWR_LATENCY | EV_PORTS(1) | EV_EN;
+    uint64_t ext;
+    Pmu src, dst;
+
+    pmu_init(&src, "");
+    wrq(&src, EVENT_CTRL(2), lat);
+    wr(&src, INT_MASK(2), 0);
+    wr(&src, GLOBAL_CTRL, 1);
+    qtest_clock_step(src.qts, 1000 * 1000);
+    ext = rdq(&src, EXT_CNT(2));
+    g_assert_cmpuint(ext, ==, 1000);
+    qtest_qmp_assert_success(src.qts, "{'execute': 'stop'}");
+    qtest_qmp_assert_success(src.qts, "{'execute': 'migrate', 'arguments':"
+                             " {'uri': %s}}", uri);
+    wait_migration(src.qts);
+
+    pmu_init(&dst, " -incoming defer");
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
+                             " 'arguments': {'uri': %s}}", uri);
+    wait_migration(dst.qts);
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'cont'}");
+    g_assert_cmphex(rdq(&dst, EVENT_CTRL(2)), ==, lat);
+    g_assert_cmphex(rd(&dst, INT_MASK(2)), ==, 0);
+    g_assert_cmpuint(rdq(&dst, EXT_CNT(2)), ==, ext);
+    qtest_clock_step(dst.qts, 1000 * 1000);
+    g_assert_cmpuint(rdq(&dst, EXT_CNT(2)), ==, ext + 1000);
+    unlink(uri + strlen("file:"));
+    pmu_fini(&dst);
+    pmu_fini(&src);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -352,5 +406,6 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-pcie-pmu/filters", test_filters);
     qtest_add_func("/hisi-pcie-pmu/overflow", test_overflow);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);
+    qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
     return g_test_run();
 }
