@@ -25,17 +25,16 @@
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
-#include "qemu/units.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "hw/pci/pci_device.h"
-#include "hw/pci/pci_bridge.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
 #include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
 #include "migration/vmstate.h"
 #include "trace.h"
+#include "hisi-pcie-core.h"
 #include "hisi-traffic.h"
 #include "model/pcie-pmu.h"
 
@@ -143,69 +142,30 @@ typedef struct PmuWalk {
     uint64_t ctrl;
     const PciePmuEvent *ev;
     uint32_t n;
-    uint16_t port;
-    bool port_selected;
 } PmuWalk;
 
-static void pmu_mmio_window(PCIDevice *d, uint64_t *base, uint32_t *size)
-{
-    for (int i = 0; i < PCI_NUM_REGIONS - 1; i++) {
-        PCIIORegion *r = &d->io_regions[i];
-        pcibus_t addr = pci_get_bar_addr(d, i);
-
-        if (r->size && !(r->type & PCI_BASE_ADDRESS_SPACE_IO) &&
-            addr != PCI_BAR_UNMAPPED) {
-            *base = addr;
-            *size = pow2floor(MIN(r->size, 1 * GiB));
-            return;
-        }
-    }
-    *base = 0x10000000 + ((uint64_t)pci_get_bdf(d) << 12);
-    *size = 4 * KiB;
-}
-
-static void pmu_walk_below_port(PCIBus *bus, PCIDevice *d, void *opaque)
+static void pmu_add_endpoint(PCIDevice *ep, PCIDevice *port, void *opaque)
 {
     PmuWalk *w = opaque;
-    TrafficStream ep[TRAFFIC_ENDPOINT_STREAMS];
-    uint16_t bdf = pci_get_bdf(d);
+    TrafficStream streams[TRAFFIC_ENDPOINT_STREAMS];
+    uint32_t target = FIELD_EX64(w->ctrl, EVENT_CTRL, TARGET);
+    uint16_t bdf = pci_get_bdf(ep);
     uint64_t mmio_base;
     uint32_t mmio_size;
 
-    if (IS_PCI_BRIDGE(d)) {
-        pci_for_each_device_under_bus(pci_bridge_get_sec_bus(PCI_BRIDGE(d)),
-                                      pmu_walk_below_port, w);
+    if (FIELD_EX64(w->ctrl, EVENT_CTRL, TARGET_EN) ? target != bdf :
+        !(target & hisi_pcie_port_bit(port))) {
         return;
     }
-    if (FIELD_EX64(w->ctrl, EVENT_CTRL, TARGET_EN) ?
-        FIELD_EX64(w->ctrl, EVENT_CTRL, TARGET) != bdf : !w->port_selected) {
-        return;
-    }
-    pmu_mmio_window(d, &mmio_base, &mmio_size);
-    hisi_traffic_endpoint_streams(w->s->traffic, ep, bdf, w->port, mmio_base,
-                                  mmio_size);
+    hisi_pcie_mmio_window(ep, &mmio_base, &mmio_size);
+    hisi_traffic_endpoint_streams(w->s->traffic, streams, bdf,
+                                  pci_get_bdf(port), mmio_base, mmio_size);
     for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-        if (pcie_pmu_stream_matches(w->ev, &ep[i]) &&
+        if (pcie_pmu_stream_matches(w->ev, &streams[i]) &&
             w->n < ARRAY_SIZE(w->s->streams)) {
-            w->s->streams[w->n++] = ep[i];
+            w->s->streams[w->n++] = streams[i];
         }
     }
-}
-
-static void pmu_walk_root_bus(PCIBus *bus, PCIDevice *d, void *opaque)
-{
-    PmuWalk *w = opaque;
-    uint16_t bdf = pci_get_bdf(d);
-    uint32_t ports = FIELD_EX64(w->ctrl, EVENT_CTRL, TARGET);
-
-    if (!pci_is_express(d) || pcie_cap_get_type(d) != PCI_EXP_TYPE_ROOT_PORT ||
-        bdf < w->s->bdf_min || bdf > w->s->bdf_max) {
-        return;
-    }
-    w->port = bdf;
-    w->port_selected = ports & BIT((PCI_SLOT(d->devfn) & 7) << 1);
-    pci_for_each_device_under_bus(pci_bridge_get_sec_bus(PCI_BRIDGE(d)),
-                                  pmu_walk_below_port, w);
 }
 
 /* The streams counter @c counts, from the topology as it is now */
@@ -217,8 +177,8 @@ static uint32_t pmu_streams(HisiPciePmuState *s, PmuCounter *c)
         .ev = pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT)),
     };
 
-    pci_for_each_device_under_bus(pci_get_bus(PCI_DEVICE(s)),
-                                  pmu_walk_root_bus, &w);
+    hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->bdf_min, s->bdf_max,
+                               pmu_add_endpoint, &w);
     return w.n;
 }
 
@@ -566,59 +526,21 @@ static void pmu_set_advance(Object *obj, const char *value, Error **errp)
     pmu_schedule(s, now);
 }
 
-typedef struct PmuDuplicate {
-    HisiPciePmuState *s;
-    bool found;
-} PmuDuplicate;
-
-static void pmu_find_duplicate(PCIBus *bus, PCIDevice *d, void *opaque)
-{
-    PmuDuplicate *dup = opaque;
-    HisiPciePmuState *other = (HisiPciePmuState *)
-        object_dynamic_cast(OBJECT(d), TYPE_HISI_PCIE_PMU);
-
-    if (other && other != dup->s && other->sicl_id == dup->s->sicl_id &&
-        other->core_id == dup->s->core_id) {
-        dup->found = true;
-    }
-}
-
 static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
 {
     HisiPciePmuState *s = HISI_PCIE_PMU(pdev);
-    PmuDuplicate dup = { .s = s };
+    g_autofree char *pmu = g_strdup_printf("hisi_pcie%u_core%u", s->sicl_id,
+                                           s->core_id);
 
-    if (s->bdf_min > s->bdf_max) {
-        error_setg(errp, "hisi-pcie-pmu: bdf-min (0x%04x) must not be above "
-                   "bdf-max (0x%04x)", s->bdf_min, s->bdf_max);
-        return;
-    }
-    if (PCI_BUS_NUM(s->bdf_min) != PCI_BUS_NUM(s->bdf_max)) {
-        error_setg(errp, "hisi-pcie-pmu: bdf-min (0x%04x) and bdf-max "
-                   "(0x%04x) must be on one bus: root ports sit on the root "
-                   "bus, for example 0x0080..0x00bf", s->bdf_min, s->bdf_max);
-        return;
-    }
-    pci_for_each_device_under_bus(pci_get_bus(pdev), pmu_find_duplicate, &dup);
-    if (dup.found) {
-        error_setg(errp, "hisi-pcie-pmu: another hisi-pcie-pmu already has "
-                   "sicl-id=%u core-id=%u (the PMU name hisi_pcie%u_core%u "
-                   "must be unique)", s->sicl_id, s->core_id, s->sicl_id,
-                   s->core_id);
-        return;
-    }
-    pci_config_set_interrupt_pin(pdev->config, 1);
-    if (pcie_endpoint_cap_init(pdev, 0x80) < 0) {
-        error_setg(errp, "hisi-pcie-pmu: cannot add the PCIe capability");
-        return;
-    }
-    if (msi_init(pdev, 0x50, 1, true, false, errp) < 0) {
+    if (!hisi_pcie_check_config(pdev, s->bdf_min, s->bdf_max, "bdf-min",
+                                "bdf-max", pmu, errp)) {
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &hisi_pcie_pmu_ops, s,
                           "hisi-pcie-pmu-mmio", PMU_MMIO_SIZE);
-    pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY |
-                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
+    if (!hisi_pcie_rciep_init(pdev, &s->mmio, errp)) {
+        return;
+    }
     s->overflow_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
                                      pmu_overflow_timer_cb, s);
     if (!s->traffic) {

@@ -31,13 +31,13 @@
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "hw/pci/pci_device.h"
-#include "hw/pci/pci_bridge.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
 #include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
 #include "migration/vmstate.h"
 #include "trace.h"
+#include "hisi-pcie-core.h"
 #include "hisi-traffic.h"
 #include "model/ptt-record.h"
 
@@ -169,85 +169,35 @@ static dma_addr_t ptt_buf_addr(HisiPttState *s, unsigned buf)
     return deposit64(s->addr_base[2 * buf], 32, 32, s->addr_base[2 * buf + 1]);
 }
 
-/* Root port filter bit of the port in @devfn, as the driver computes it */
-static uint32_t ptt_port_bit(uint8_t devfn)
-{
-    return BIT((PCI_SLOT(devfn) & 7) << 1);
-}
-
 typedef struct PttWalk {
     HisiPttState *s;
     uint32_t n;         /* streams collected */
-    uint16_t port;      /* BDF of the root port being walked */
-    bool port_selected;
 } PttWalk;
 
-/* The MMIO window the CPU's requests to @d target: its first memory BAR */
-static void ptt_mmio_window(PCIDevice *d, uint64_t *base, uint32_t *size)
-{
-    for (int i = 0; i < PCI_NUM_REGIONS - 1; i++) {
-        PCIIORegion *r = &d->io_regions[i];
-        pcibus_t addr = pci_get_bar_addr(d, i);
-
-        if (r->size && !(r->type & PCI_BASE_ADDRESS_SPACE_IO) &&
-            addr != PCI_BAR_UNMAPPED) {
-            *base = addr;
-            *size = pow2floor(MIN(r->size, 1 * GiB));
-            return;
-        }
-    }
-    /* Not mapped yet: a stand-in window, so the traffic still flows. */
-    *base = 0x10000000 + ((uint64_t)pci_get_bdf(d) << 12);
-    *size = 4 * KiB;
-}
-
-static void ptt_walk_below_port(PCIBus *bus, PCIDevice *d, void *opaque)
+static void ptt_add_endpoint(PCIDevice *ep, PCIDevice *port, void *opaque)
 {
     PttWalk *w = opaque;
     HisiPttState *s = w->s;
     uint32_t mode = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, FILTER_MODE);
     uint32_t target = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TARGET_SEL);
-    uint16_t bdf = pci_get_bdf(d);
+    uint16_t bdf = pci_get_bdf(ep);
     uint64_t mmio_base;
     uint32_t mmio_size;
 
-    if (IS_PCI_BRIDGE(d)) {
-        PCIBus *sec = pci_bridge_get_sec_bus(PCI_BRIDGE(d));
-
-        pci_for_each_device_under_bus(sec, ptt_walk_below_port, w);
-        return;
-    }
-    if (mode ? target != bdf : !w->port_selected) {
+    if (mode ? target != bdf : !(target & hisi_pcie_port_bit(port))) {
         return;
     }
     if (w->n + TRAFFIC_ENDPOINT_STREAMS > ARRAY_SIZE(s->streams)) {
         qemu_log_mask(LOG_UNIMP, "hisi-ptt: more than %d endpoints below "
                       "the root ports, %02x:%02x.%x not traced\n",
                       PTT_MAX_ENDPOINTS, PCI_BUS_NUM(bdf),
-                      PCI_SLOT(d->devfn), PCI_FUNC(d->devfn));
+                      PCI_SLOT(ep->devfn), PCI_FUNC(ep->devfn));
         return;
     }
-    ptt_mmio_window(d, &mmio_base, &mmio_size);
-    hisi_traffic_endpoint_streams(s->traffic, &s->streams[w->n], bdf, w->port,
-                                  mmio_base, mmio_size);
+    hisi_pcie_mmio_window(ep, &mmio_base, &mmio_size);
+    hisi_traffic_endpoint_streams(s->traffic, &s->streams[w->n], bdf,
+                                  pci_get_bdf(port), mmio_base, mmio_size);
     w->n += TRAFFIC_ENDPOINT_STREAMS;
-}
-
-static void ptt_walk_root_bus(PCIBus *bus, PCIDevice *d, void *opaque)
-{
-    PttWalk *w = opaque;
-    HisiPttState *s = w->s;
-    uint16_t bdf = pci_get_bdf(d);
-    uint32_t target = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TARGET_SEL);
-
-    if (!pci_is_express(d) || pcie_cap_get_type(d) != PCI_EXP_TYPE_ROOT_PORT ||
-        bdf < s->rp_bdf_min || bdf > s->rp_bdf_max) {
-        return;
-    }
-    w->port = bdf;
-    w->port_selected = target & ptt_port_bit(d->devfn);
-    pci_for_each_device_under_bus(pci_bridge_get_sec_bus(PCI_BRIDGE(d)),
-                                  ptt_walk_below_port, w);
 }
 
 /*
@@ -261,8 +211,8 @@ static uint32_t ptt_selected_streams(HisiPttState *s)
     unsigned types = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TYPE_SEL);
     uint32_t n = 0;
 
-    pci_for_each_device_under_bus(pci_get_bus(PCI_DEVICE(s)),
-                                  ptt_walk_root_bus, &w);
+    hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->rp_bdf_min, s->rp_bdf_max,
+                               ptt_add_endpoint, &w);
     for (uint32_t i = 0; i < w.n; i++) {
         if (ptt_selects(rxtx, types, ptt_8dw(s), &s->streams[i])) {
             s->streams[n++] = s->streams[i];
@@ -722,61 +672,21 @@ static void ptt_traffic_changed(Notifier *n, void *data)
     }
 }
 
-typedef struct PttDuplicate {
-    HisiPttState *s;
-    bool found;
-} PttDuplicate;
-
-/* Another hisi-ptt with the same location would give a duplicate PMU. */
-static void ptt_find_duplicate(PCIBus *bus, PCIDevice *d, void *opaque)
-{
-    PttDuplicate *dup = opaque;
-    HisiPttState *other = (HisiPttState *)object_dynamic_cast(OBJECT(d),
-                                                              TYPE_HISI_PTT);
-
-    if (other && other != dup->s && other->sicl_id == dup->s->sicl_id &&
-        other->core_id == dup->s->core_id) {
-        dup->found = true;
-    }
-}
-
 static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
 {
     HisiPttState *s = HISI_PTT(pdev);
-    PttDuplicate dup = { .s = s };
+    g_autofree char *pmu = g_strdup_printf("hisi_ptt%u_%u", s->sicl_id,
+                                           s->core_id);
 
-    if (s->rp_bdf_min > s->rp_bdf_max) {
-        error_setg(errp, "hisi-ptt: rp-bdf-min (0x%04x) must not be above "
-                   "rp-bdf-max (0x%04x)", s->rp_bdf_min, s->rp_bdf_max);
-        return;
-    }
-    if (PCI_BUS_NUM(s->rp_bdf_min) != PCI_BUS_NUM(s->rp_bdf_max)) {
-        error_setg(errp, "hisi-ptt: rp-bdf-min (0x%04x) and rp-bdf-max "
-                   "(0x%04x) must be on one bus: root ports sit on the root "
-                   "bus, for example 0x0080..0x00bf", s->rp_bdf_min,
-                   s->rp_bdf_max);
-        return;
-    }
-    pci_for_each_device_under_bus(pci_get_bus(pdev), ptt_find_duplicate, &dup);
-    if (dup.found) {
-        error_setg(errp, "hisi-ptt: another hisi-ptt already has sicl-id=%u "
-                   "core-id=%u (the PMU name hisi_ptt%u_%u must be unique)",
-                   s->sicl_id, s->core_id, s->sicl_id, s->core_id);
-        return;
-    }
-
-    pci_config_set_interrupt_pin(pdev->config, 1);
-    if (pcie_endpoint_cap_init(pdev, 0x80) < 0) {
-        error_setg(errp, "hisi-ptt: cannot add the PCIe capability");
-        return;
-    }
-    if (msi_init(pdev, 0x50, 1, true, false, errp) < 0) {
+    if (!hisi_pcie_check_config(pdev, s->rp_bdf_min, s->rp_bdf_max,
+                                "rp-bdf-min", "rp-bdf-max", pmu, errp)) {
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &hisi_ptt_ops, s,
                           "hisi-ptt-mmio", PTT_MMIO_SIZE);
-    pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY |
-                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
+    if (!hisi_pcie_rciep_init(pdev, &s->mmio, errp)) {
+        return;
+    }
     s->buf_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ptt_buf_timer_cb, s);
     s->dma_chunk = g_malloc(PTT_DMA_CHUNK);
     if (!s->traffic) {

@@ -1,0 +1,146 @@
+/*
+ * What the HiSilicon PCIe core devices (hisi-ptt, hisi-pcie-pmu) share.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "qom/object.h"
+#include "hw/pci/pci_bridge.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/msi.h"
+#include "hisi-pcie-core.h"
+
+bool hisi_pcie_rciep_init(PCIDevice *pdev, MemoryRegion *bar, Error **errp)
+{
+    pci_config_set_interrupt_pin(pdev->config, 1);
+    if (pcie_endpoint_cap_init(pdev, 0x80) < 0) {
+        error_setg(errp, "%s: cannot add the PCIe capability",
+                   object_get_typename(OBJECT(pdev)));
+        return false;
+    }
+    if (msi_init(pdev, 0x50, 1, true, false, errp) < 0) {
+        return false;
+    }
+    pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, bar);
+    return true;
+}
+
+typedef struct SameLocation {
+    PCIDevice *self;
+    bool found;
+} SameLocation;
+
+static void find_same_location(PCIBus *bus, PCIDevice *d, void *opaque)
+{
+    SameLocation *s = opaque;
+    Object *a = OBJECT(s->self), *b = OBJECT(d);
+
+    if (d != s->self &&
+        !strcmp(object_get_typename(a), object_get_typename(b)) &&
+        object_property_get_uint(a, "sicl-id", &error_abort) ==
+        object_property_get_uint(b, "sicl-id", &error_abort) &&
+        object_property_get_uint(a, "core-id", &error_abort) ==
+        object_property_get_uint(b, "core-id", &error_abort)) {
+        s->found = true;
+    }
+}
+
+bool hisi_pcie_check_config(PCIDevice *pdev, uint16_t min, uint16_t max,
+                            const char *min_name, const char *max_name,
+                            const char *pmu_name, Error **errp)
+{
+    const char *type = object_get_typename(OBJECT(pdev));
+    SameLocation same = { .self = pdev };
+
+    if (min > max) {
+        error_setg(errp, "%s: %s (0x%04x) must not be above %s (0x%04x)",
+                   type, min_name, min, max_name, max);
+        return false;
+    }
+    if (PCI_BUS_NUM(min) != PCI_BUS_NUM(max)) {
+        error_setg(errp, "%s: %s (0x%04x) and %s (0x%04x) must be on one "
+                   "bus: root ports sit on the root bus, for example "
+                   "0x0080..0x00bf", type, min_name, min, max_name, max);
+        return false;
+    }
+    pci_for_each_device_under_bus(pci_get_bus(pdev), find_same_location,
+                                  &same);
+    if (same.found) {
+        error_setg(errp, "%s: another %s already has sicl-id=%" PRIu64
+                   " core-id=%" PRIu64 " (the PMU name %s must be unique)",
+                   type, type,
+                   object_property_get_uint(OBJECT(pdev), "sicl-id", NULL),
+                   object_property_get_uint(OBJECT(pdev), "core-id", NULL),
+                   pmu_name);
+        return false;
+    }
+    return true;
+}
+
+uint32_t hisi_pcie_port_bit(PCIDevice *port)
+{
+    return BIT((PCI_SLOT(port->devfn) & 7) << 1);
+}
+
+typedef struct EndpointWalk {
+    uint16_t min, max;
+    PCIDevice *port;
+    HisiPcieEndpointFn *fn;
+    void *opaque;
+} EndpointWalk;
+
+static void walk_below_port(PCIBus *bus, PCIDevice *d, void *opaque)
+{
+    EndpointWalk *w = opaque;
+
+    if (IS_PCI_BRIDGE(d)) {
+        pci_for_each_device_under_bus(pci_bridge_get_sec_bus(PCI_BRIDGE(d)),
+                                      walk_below_port, w);
+    } else {
+        w->fn(d, w->port, w->opaque);
+    }
+}
+
+static void walk_root_bus(PCIBus *bus, PCIDevice *d, void *opaque)
+{
+    EndpointWalk *w = opaque;
+    uint16_t bdf = pci_get_bdf(d);
+
+    if (!pci_is_express(d) || pcie_cap_get_type(d) != PCI_EXP_TYPE_ROOT_PORT ||
+        bdf < w->min || bdf > w->max) {
+        return;
+    }
+    w->port = d;
+    pci_for_each_device_under_bus(pci_bridge_get_sec_bus(PCI_BRIDGE(d)),
+                                  walk_below_port, w);
+}
+
+void hisi_pcie_foreach_endpoint(PCIDevice *pdev, uint16_t min, uint16_t max,
+                                HisiPcieEndpointFn *fn, void *opaque)
+{
+    EndpointWalk w = { .min = min, .max = max, .fn = fn, .opaque = opaque };
+
+    pci_for_each_device_under_bus(pci_get_bus(pdev), walk_root_bus, &w);
+}
+
+void hisi_pcie_mmio_window(PCIDevice *ep, uint64_t *base, uint32_t *size)
+{
+    for (int i = 0; i < PCI_NUM_REGIONS - 1; i++) {
+        PCIIORegion *r = &ep->io_regions[i];
+        pcibus_t addr = pci_get_bar_addr(ep, i);
+
+        if (r->size && !(r->type & PCI_BASE_ADDRESS_SPACE_IO) &&
+            addr != PCI_BAR_UNMAPPED) {
+            *base = addr;
+            *size = pow2floor(MIN(r->size, 1 * GiB));
+            return;
+        }
+    }
+    /* Not mapped yet: a stand-in window, so the traffic still flows. */
+    *base = 0x10000000 + ((uint64_t)pci_get_bdf(ep) << 12);
+    *size = 4 * KiB;
+}
