@@ -9,16 +9,11 @@
  */
 
 #include "qemu/osdep.h"
-#include "libqtest.h"
-#include "libqos/generic-pcihost.h"
-#include "libqos/pci.h"
-#include "hw/pci/pci_regs.h"
 #include "qemu/bitops.h"
-#include "qobject/qdict.h"
+#include "hisi-qtest.h"
 
 #define PMU_DEVFN           QPCI_DEVFN(9, 0)
 #define PTT_DEVFN           QPCI_DEVFN(8, 0)
-#define RP_DEVFN            QPCI_DEVFN(0x10, 0)
 #define EDU_BDF             0x0100
 
 #define GLOBAL_CTRL         0x000
@@ -45,72 +40,22 @@
 #define RX_MWR_FLUX         0x0104
 #define TX_MRD_LATENCY      0x0011
 
-#define MSI_ADDR            0x47000000ull
-#define MSI_DATA            0x3c3c
 
 /* The edu endpoint's DMA writes: 1 per us, 16 DW, 500 ns */
 #define RULES "stream=dma-write,,rate=1000000,,len=16,,latency=500"
 
-typedef struct Pmu {
-    QTestState *qts;
-    QGuestAllocator alloc;
-    QGenericPCIBus bus;
-    QPCIDevice *dev;
-    QPCIBar bar;
-} Pmu;
-
-static QPCIDevice *enable(Pmu *p, int devfn, QPCIBar *bar)
-{
-    QPCIDevice *d = qpci_device_find(&p->bus.bus, devfn);
-    uint8_t msi;
-
-    g_assert_nonnull(d);
-    qpci_device_enable(d);
-    *bar = qpci_iomap(d, 2, NULL);
-    msi = qpci_find_capability(d, PCI_CAP_ID_MSI, 0);
-    qpci_config_writel(d, msi + PCI_MSI_ADDRESS_LO, (uint32_t)MSI_ADDR);
-    qpci_config_writel(d, msi + PCI_MSI_ADDRESS_HI, MSI_ADDR >> 32);
-    qpci_config_writew(d, msi + PCI_MSI_DATA_64, MSI_DATA);
-    qpci_config_writew(d, msi + PCI_MSI_FLAGS,
-                       qpci_config_readw(d, msi + PCI_MSI_FLAGS) |
-                       PCI_MSI_FLAGS_ENABLE);
-    return d;
-}
+typedef HisiDev Pmu;
 
 static void pmu_init(Pmu *p, const char *extra)
 {
-    QPCIDevice *rp;
+    g_autofree char *args = g_strdup_printf(
+        "-object hisi-traffic,id=t0,rules=" RULES " "
+        "-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10 "
+        "-device edu,bus=rp0 "
+        "-device hisi-pcie-pmu,bus=pcie.0,addr=0x9,traffic=t0,id=pmu%s",
+        extra);
 
-    p->qts = qtest_initf("-M virt -nic none -m 512M "
-                         "-object hisi-traffic,id=t0,rules=" RULES " "
-                         "-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,"
-                         "addr=0x10 -device edu,bus=rp0 "
-                         "-device hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
-                         "traffic=t0,id=pmu%s", extra);
-    alloc_init(&p->alloc, 0, 0x40000000, 0x60000000, 4096);
-    qpci_init_generic(&p->bus, p->qts, &p->alloc, false);
-    rp = qpci_device_find(&p->bus.bus, RP_DEVFN);
-    qpci_config_writeb(rp, PCI_SECONDARY_BUS, 1);
-    qpci_config_writeb(rp, PCI_SUBORDINATE_BUS, 1);
-    g_free(rp);
-    p->dev = enable(p, PMU_DEVFN, &p->bar);
-}
-
-static void pmu_fini(Pmu *p)
-{
-    g_free(p->dev);
-    alloc_destroy(&p->alloc);
-    qtest_quit(p->qts);
-}
-
-static uint32_t rd(Pmu *p, uint32_t off)
-{
-    return qpci_io_readl(p->dev, p->bar, off);
-}
-
-static void wr(Pmu *p, uint32_t off, uint32_t val)
-{
-    qpci_io_writel(p->dev, p->bar, off, val);
+    hisi_init(p, PMU_DEVFN, args);
 }
 
 static uint64_t rdq(Pmu *p, uint32_t off)
@@ -121,14 +66,6 @@ static uint64_t rdq(Pmu *p, uint32_t off)
 static void wrq(Pmu *p, uint32_t off, uint64_t val)
 {
     qpci_io_writeq(p->dev, p->bar, off, val);
-}
-
-static bool msi_taken(Pmu *p)
-{
-    uint32_t v = qtest_readl(p->qts, MSI_ADDR);
-
-    qtest_writel(p->qts, MSI_ADDR, 0);
-    return v == MSI_DATA;
 }
 
 /* Count @ctrl on counter 0 for @ns of virtual time, as the driver starts */
@@ -164,7 +101,7 @@ static void test_reset_values(void)
     g_assert_cmphex(rd(&p, REG_BDF), ==, 0x009f0080);
     g_assert_cmphex(rd(&p, REG_VERSION), ==, 0x31);
     g_assert_cmphex(rd(&p, REG_INFO), ==, 0x00040006);
-    pmu_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_access_widths(void)
@@ -187,7 +124,7 @@ static void test_access_widths(void)
     g_assert_cmphex(rd(&p, INT_MASK(1)), ==, 1);
     g_assert_cmphex(qpci_io_readb(p.dev, p.bar, REG_INFO), ==, 0);
     g_assert_cmphex(rd(&p, 0xff0), ==, 0);
-    pmu_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_gating_and_exact_counts(void)
@@ -223,7 +160,7 @@ static void test_gating_and_exact_counts(void)
     wrq(&p, CNT(0), 12345);
     wrq(&p, EVENT_CTRL(0), EV_RESET_CNT);
     g_assert_cmpuint(rdq(&p, CNT(0)), ==, 0);
-    pmu_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_filters(void)
@@ -264,7 +201,7 @@ static void test_filters(void)
           1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 0);
     g_assert_cmpuint(ext, ==, 0);
-    pmu_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_overflow(void)
@@ -296,7 +233,7 @@ static void test_overflow(void)
     g_assert_false(msi_taken(&p));
     wr(&p, INT_MASK(0), 0);
     g_assert_true(msi_taken(&p));
-    pmu_fini(&p);
+    hisi_fini(&p);
 }
 
 /*
@@ -313,7 +250,7 @@ static void test_agrees_with_ptt(void)
     Pmu p;
 
     pmu_init(&p, " -device hisi-ptt,bus=pcie.0,addr=0x8,traffic=t0");
-    ptt = enable(&p, PTT_DEVFN, &pbar);
+    ptt = hisi_enable(&p, PTT_DEVFN, &pbar);
     for (int i = 0; i < 4; i++) {
         qpci_io_writel(ptt, pbar, 0x810 + 8 * i, 0x48000000 + i * 0x100000);
         qpci_io_writel(ptt, pbar, 0x814 + 8 * i, 0);
@@ -340,24 +277,7 @@ static void test_agrees_with_ptt(void)
     g_assert_cmpuint(traced, >, 0);
     g_assert_cmpuint(cnt, ==, traced);
     g_free(ptt);
-    pmu_fini(&p);
-}
-
-static void wait_migration(QTestState *qts)
-{
-    for (int i = 0; i < 1000; i++) {
-        QDict *rsp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
-        QDict *ret = qdict_get_qdict(rsp, "return");
-        bool done = qdict_haskey(ret, "status") &&
-                    !strcmp(qdict_get_str(ret, "status"), "completed");
-
-        qobject_unref(rsp);
-        if (done) {
-            return;
-        }
-        g_usleep(10 * 1000);
-    }
-    g_assert_not_reached();
+    hisi_fini(&p);
 }
 
 /* Counting goes on after migration from where it was. */
@@ -379,12 +299,12 @@ static void test_migration(void)
     qtest_qmp_assert_success(src.qts, "{'execute': 'stop'}");
     qtest_qmp_assert_success(src.qts, "{'execute': 'migrate', 'arguments':"
                              " {'uri': %s}}", uri);
-    wait_migration(src.qts);
+    hisi_wait_migration(src.qts);
 
     pmu_init(&dst, " -incoming defer");
     qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
                              " 'arguments': {'uri': %s}}", uri);
-    wait_migration(dst.qts);
+    hisi_wait_migration(dst.qts);
     qtest_qmp_assert_success(dst.qts, "{'execute': 'cont'}");
     g_assert_cmphex(rdq(&dst, EVENT_CTRL(2)), ==, lat);
     g_assert_cmphex(rd(&dst, INT_MASK(2)), ==, 0);
@@ -392,8 +312,8 @@ static void test_migration(void)
     qtest_clock_step(dst.qts, 1000 * 1000);
     g_assert_cmpuint(rdq(&dst, EXT_CNT(2)), ==, ext + 1000);
     unlink(uri + strlen("file:"));
-    pmu_fini(&dst);
-    pmu_fini(&src);
+    hisi_fini(&dst);
+    hisi_fini(&src);
 }
 
 int main(int argc, char **argv)

@@ -8,15 +8,10 @@
  */
 
 #include "qemu/osdep.h"
-#include "libqtest.h"
-#include "libqos/generic-pcihost.h"
-#include "libqos/pci.h"
-#include "hw/pci/pci_regs.h"
 #include "qemu/bitops.h"
-#include "qobject/qdict.h"
+#include "hisi-qtest.h"
 
 #define PTT_DEVFN           QPCI_DEVFN(8, 0)
-#define RP_DEVFN            QPCI_DEVFN(0x10, 0)
 #define EDU_BDF             0x0100      /* behind the root port, bus 1 */
 
 #define TUNING_CTRL         0x0000
@@ -41,81 +36,22 @@
 #define CTRL_REQUESTER      BIT(15)
 #define CTRL_TARGET(t)      ((uint32_t)(t) << 16)
 
-/* Guest RAM: trace buffers, and the word the MSI writes */
+/* Guest RAM for the trace buffers */
 #define BUF_BASE            0x48000000ull
 #define BUF_SIZE            0x1000
-#define MSI_ADDR            0x47000000ull
-#define MSI_DATA            0x5a5a
 
 /* Port filter bit of root port 00:10.0 (slot 16 -> bit 0) */
 #define RP_PORT_BIT         0x1
 
-typedef struct Ptt {
-    QTestState *qts;
-    QGuestAllocator alloc;
-    QGenericPCIBus bus;
-    QPCIDevice *dev;
-    QPCIBar bar;
-} Ptt;
+typedef HisiDev Ptt;
 
 static void ptt_init(Ptt *p, const char *extra)
 {
-    QPCIDevice *rp;
-    uint8_t msi;
+    g_autofree char *args = g_strdup_printf(
+        "-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10 "
+        "-device edu,bus=rp0 -device hisi-ptt,bus=pcie.0,addr=0x8%s", extra);
 
-    p->qts = qtest_initf("-M virt -nic none -m 512M "
-                         "-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,"
-                         "addr=0x10 -device edu,bus=rp0 "
-                         "-device hisi-ptt,bus=pcie.0,addr=0x8%s", extra);
-    alloc_init(&p->alloc, 0, 0x40000000, 0x60000000, 4096);
-    qpci_init_generic(&p->bus, p->qts, &p->alloc, false);
-
-    /* Number the root port's secondary bus, as firmware would. */
-    rp = qpci_device_find(&p->bus.bus, RP_DEVFN);
-    g_assert_nonnull(rp);
-    qpci_config_writeb(rp, PCI_SECONDARY_BUS, 1);
-    qpci_config_writeb(rp, PCI_SUBORDINATE_BUS, 1);
-    g_free(rp);
-
-    p->dev = qpci_device_find(&p->bus.bus, PTT_DEVFN);
-    g_assert_nonnull(p->dev);
-    qpci_device_enable(p->dev);
-    p->bar = qpci_iomap(p->dev, 2, NULL);
-
-    msi = qpci_find_capability(p->dev, PCI_CAP_ID_MSI, 0);
-    g_assert_cmpuint(msi, !=, 0);
-    qpci_config_writel(p->dev, msi + PCI_MSI_ADDRESS_LO, (uint32_t)MSI_ADDR);
-    qpci_config_writel(p->dev, msi + PCI_MSI_ADDRESS_HI, MSI_ADDR >> 32);
-    qpci_config_writew(p->dev, msi + PCI_MSI_DATA_64, MSI_DATA);
-    qpci_config_writew(p->dev, msi + PCI_MSI_FLAGS,
-                       qpci_config_readw(p->dev, msi + PCI_MSI_FLAGS) |
-                       PCI_MSI_FLAGS_ENABLE);
-}
-
-static void ptt_fini(Ptt *p)
-{
-    g_free(p->dev);
-    alloc_destroy(&p->alloc);
-    qtest_quit(p->qts);
-}
-
-static uint32_t rd(Ptt *p, uint32_t off)
-{
-    return qpci_io_readl(p->dev, p->bar, off);
-}
-
-static void wr(Ptt *p, uint32_t off, uint32_t val)
-{
-    qpci_io_writel(p->dev, p->bar, off, val);
-}
-
-/* Took the MSI since the last call? */
-static bool msi_taken(Ptt *p)
-{
-    uint32_t v = qtest_readl(p->qts, MSI_ADDR);
-
-    qtest_writel(p->qts, MSI_ADDR, 0);
-    return v == MSI_DATA;
+    hisi_init(p, PTT_DEVFN, args);
 }
 
 /* The driver's buffer set-up and trace start (hisi_ptt_trace_start) */
@@ -156,7 +92,7 @@ static void test_reset_values(void)
     g_assert_cmphex(rd(&p, TRACE_STS), ==, 1);
     g_assert_cmphex(rd(&p, DEVICE_RANGE), ==, 0x009f0080);
     g_assert_cmphex(rd(&p, LOCATION), ==, 0x00030007);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 static uint32_t tune(Ptt *p, uint32_t code, uint32_t data)
@@ -191,7 +127,7 @@ static void test_tune(void)
     wr(&p, TUNING_CTRL, 0xab000000 | codes[2]);
     g_assert_cmphex(rd(&p, TUNING_CTRL), ==, 0xab000000 | codes[2]);
     g_assert_cmpuint(tune(&p, 0x10004, 0xffffffff), ==, 0);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_rst_idle_wr_sts(void)
@@ -216,7 +152,7 @@ static void test_rst_idle_wr_sts(void)
     /* Only RST clears it. */
     wr(&p, TRACE_CTRL, CTRL_RST);
     g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 /* Time stamp of 8DW record @n of buffer @buf */
@@ -257,7 +193,7 @@ static void test_ring_order_and_msi(void)
         g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0);
     }
     wr(&p, TRACE_CTRL, 0);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_stall_and_mask(void)
@@ -282,7 +218,7 @@ static void test_stall_and_mask(void)
     wr(&p, TRACE_INT_MASK, 0);              /* unmasked while pending */
     g_assert_true(msi_taken(&p));
     wr(&p, TRACE_CTRL, 0);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 /* Bytes traced in 1 ms with @ctrl */
@@ -315,7 +251,7 @@ static void test_filters(void)
                                 CTRL_TARGET(RP_PORT_BIT)), ==, 0);
     g_assert_cmpuint(traced_1ms(&p, CTRL_RXTX(0) | CTRL_TYPE(7) | CTRL_8DW |
                                 CTRL_TARGET(RP_PORT_BIT)), ==, 0);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_no_dma_without_bus_master(void)
@@ -333,7 +269,7 @@ static void test_no_dma_without_bus_master(void)
     g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
     g_assert_cmphex(qtest_readl(p.qts, BUF_BASE), ==, 0);
     g_assert_false(msi_taken(&p));
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_bad_dma_address(void)
@@ -355,7 +291,7 @@ static void test_bad_dma_address(void)
     g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
     g_assert_cmphex(rd(&p, TRACE_WR_STS) >> 28, ==, 1);
     g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 /* Settings a driver would not make: no crash, no DMA past a buffer */
@@ -387,7 +323,7 @@ static void test_bad_settings(void)
     g_assert_cmphex(qtest_readl(p.qts, BUF_BASE + BUF_SIZE / 2), ==,
                     0x5a5a5a5a);
     wr(&p, TRACE_CTRL, 0);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_no_buffers(void)
@@ -400,7 +336,7 @@ static void test_no_buffers(void)
     g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
     qtest_clock_step(p.qts, 1000 * 1000);
     g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 static void test_bad_accesses(void)
@@ -423,7 +359,7 @@ static void test_bad_accesses(void)
     g_assert_cmphex(rd(&p, TRACE_INT_MASK), ==, 0xf);
     g_assert_cmphex(rd(&p, LOCATION), ==, 0);
     g_assert_cmphex(rd(&p, TRACE_STS), ==, 1);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 static uint64_t qom_get_uint(Ptt *p, const char *property)
@@ -503,7 +439,7 @@ static void test_traffic_rules(void)
                              " {'path': 't0', 'property': 'paused',"
                              "  'value': false}}");
     g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 200);
-    ptt_fini(&p);
+    hisi_fini(&p);
 }
 
 /* FNV-1a of the first trace buffer after 1 ms of tracing with @seed */
@@ -525,7 +461,7 @@ static uint64_t trace_hash(uint64_t seed)
     for (int i = 0; i < sizeof(buf); i++) {
         h = (h ^ buf[i]) * 0x100000001b3ull;
     }
-    ptt_fini(&p);
+    hisi_fini(&p);
     return h;
 }
 
@@ -575,26 +511,7 @@ static void test_fault_injection(void)
     g_assert_cmphex(rd(&p, TRACE_WR_STS), !=, 0);
     set_flag(&p, "hold-trace-busy", false);
     g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
-    ptt_fini(&p);
-}
-
-static void wait_migration(QTestState *qts)
-{
-    for (int i = 0; i < 1000; i++) {
-        QDict *rsp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
-        QDict *ret = qdict_get_qdict(rsp, "return");
-        const char *status = qdict_haskey(ret, "status") ?
-                             qdict_get_str(ret, "status") : "none";
-        bool done = !strcmp(status, "completed");
-
-        g_assert_cmpstr(status, !=, "failed");
-        qobject_unref(rsp);
-        if (done) {
-            return;
-        }
-        g_usleep(10 * 1000);
-    }
-    g_assert_not_reached();
+    hisi_fini(&p);
 }
 
 /* A trace in progress goes on after migration, where it left off. */
@@ -622,12 +539,12 @@ static void test_migration(void)
     qtest_qmp_assert_success(src.qts, "{'execute': 'stop'}");
     qtest_qmp_assert_success(src.qts, "{'execute': 'migrate', 'arguments':"
                              " {'uri': %s}}", uri);
-    wait_migration(src.qts);
+    hisi_wait_migration(src.qts);
 
     ptt_init(&dst, " -incoming defer");
     qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
                              " 'arguments': {'uri': %s}}", uri);
-    wait_migration(dst.qts);
+    hisi_wait_migration(dst.qts);
     qtest_qmp_assert_success(dst.qts, "{'execute': 'cont'}");
     for (int i = 0; i < ARRAY_SIZE(regs); i++) {
         g_test_message("register 0x%03x", regs[i]);
@@ -641,8 +558,8 @@ static void test_migration(void)
                      (rd(&dst, TRACE_INT_STAT) ? 4 * BUF_SIZE : 0), >,
                      (before[3] >> 28) * BUF_SIZE + (before[3] & 0xfffffff));
     unlink(file);
-    ptt_fini(&dst);
-    ptt_fini(&src);
+    hisi_fini(&dst);
+    hisi_fini(&src);
 }
 
 /* QEMU refuses the devices of @args at start-up, naming @what. */
