@@ -40,6 +40,7 @@
 #include "hisi-pcie-core.h"
 #include "hisi-traffic.h"
 #include "model/ptt-record.h"
+#include "model/ptt-trace.h"
 
 #define TYPE_HISI_PTT "hisi-ptt"
 OBJECT_DECLARE_SIMPLE_TYPE(HisiPttState, HISI_PTT)
@@ -106,7 +107,7 @@ struct HisiPttState {
     Notifier traffic_changed;
     uint8_t *dma_chunk;
     TrafficStream streams[TRAFFIC_MERGE_MAX];
-    TrafficMerge merge;
+    PttTraceGen *gen;
 
     /* properties */
     uint16_t sicl_id;
@@ -293,53 +294,40 @@ static void ptt_advance(HisiPttState *s, int64_t now)
 {
     uint32_t rec = ptt_record_size(s);
     uint32_t buf_size = ptt_buf_size(s);
-    uint32_t chunk = 0;
     uint32_t n;
 
     if (!s->tracing || now <= s->traced_until) {
         return;
     }
     n = ptt_selected_streams(s);
-    traffic_merge_start(&s->merge, s->streams, n, s->traced_until);
-    while (traffic_merge_peek(&s->merge) < now) {
-        int64_t t = traffic_merge_peek(&s->merge);
-        PcieTlp tlp;
-        uint32_t i;
-        uint64_t k;
+    ptt_trace_start(s->gen, s->streams, n, s->traced_until, now, ptt_8dw(s),
+                    s->time_base);
+    while (ptt_trace_peek(s->gen) < TRAFFIC_NEVER) {
+        /* The last record that fits completes the buffer. */
+        uint32_t room = (buf_size - s->wr_offset) / rec;
+        uint32_t max = MIN(room - (s->int_stat ? 1 : 0), PTT_DMA_CHUNK / rec);
+        uint32_t got;
 
-        /* Whether this record is the last that fits in the buffer */
-        bool fills = s->wr_offset + 2 * rec > buf_size;
-
-        if (fills && s->int_stat) {
+        if (!max) {
             /* Stalled: count what is lost up to now and stop here. */
-            for (i = 0; i < n; i++) {
+            int64_t t = ptt_trace_peek(s->gen);
+
+            for (uint32_t i = 0; i < n; i++) {
                 s->lost += traffic_count_before(&s->streams[i], now) -
                            traffic_count_before(&s->streams[i], t);
             }
             break;
         }
-        traffic_merge_pop(&s->merge, &i, &k);
-        traffic_tlp(&s->streams[i], k, &tlp);
-        if (ptt_8dw(s)) {
-            ptt_record_8dw(s->dma_chunk + chunk, &tlp, t - s->time_base);
-        } else {
-            ptt_record_4dw(s->dma_chunk + chunk, &tlp, t - s->time_base);
+        got = ptt_trace_fill(s->gen, s->dma_chunk, max);
+        s->wr_offset += got * rec;
+        if (!ptt_dma(s, got * rec)) {
+            return;
         }
-        chunk += rec;
-        s->wr_offset += rec;
-        if (fills || chunk + rec > PTT_DMA_CHUNK) {
-            if (!ptt_dma(s, chunk)) {
-                return;
-            }
-            chunk = 0;
-            if (fills) {
-                ptt_buffer_full(s);
-            }
+        if (got == room) {
+            ptt_buffer_full(s);
         }
     }
-    if (ptt_dma(s, chunk)) {
-        s->traced_until = now;
-    }
+    s->traced_until = now;
 }
 
 /* Arm the timer for when the current buffer is due to be full. */
@@ -689,6 +677,7 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
     }
     s->buf_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ptt_buf_timer_cb, s);
     s->dma_chunk = g_malloc(PTT_DMA_CHUNK);
+    s->gen = g_new(PttTraceGen, 1);
     if (!s->traffic) {
         s->traffic = hisi_traffic_default();
     }
@@ -703,6 +692,7 @@ static void hisi_ptt_exit(PCIDevice *pdev)
     hisi_traffic_remove_change_notifier(&s->traffic_changed);
     timer_free(s->buf_timer);
     g_free(s->dma_chunk);
+    g_free(s->gen);
     msi_uninit(pdev);
     pcie_cap_exit(pdev);
 }

@@ -9,6 +9,7 @@
 
 #include "pcie-tlp.h"
 #include "ptt-record.h"
+#include "ptt-trace.h"
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -206,6 +207,158 @@ static void test_selects(void)
     g_assert_false(ptt_direction_valid(4, false));
 }
 
+/*
+ * The records ptt-trace.c must give, straight from the definitions: the
+ * merge order, traffic_tlp() and ptt_record_*(). Returns how many.
+ */
+static size_t reference_trace(uint8_t *out, size_t max, const TrafficStream *s,
+                              uint32_t n, int64_t t0, int64_t end,
+                              bool format_8dw, int64_t time_base)
+{
+    static TrafficMerge m;
+    size_t done = 0;
+
+    traffic_merge_start(&m, s, n, t0);
+    for (; done < max && traffic_merge_peek(&m) < end; done++) {
+        int64_t t = traffic_merge_peek(&m);
+        uint32_t i;
+        uint64_t k;
+        PcieTlp tlp;
+
+        traffic_merge_pop(&m, &i, &k);
+        traffic_tlp(&s[i], k, &tlp);
+        if (format_8dw) {
+            ptt_record_8dw(out + done * PTT_RECORD_8DW_SIZE, &tlp,
+                           t - time_base);
+        } else {
+            ptt_record_4dw(out + done * PTT_RECORD_4DW_SIZE, &tlp,
+                           t - time_base);
+        }
+    }
+    return done;
+}
+
+/*
+ * Generate [t0, end) with ptt-trace.c in pieces of random sizes; every
+ * byte must equal the reference, and each peek the next record's time.
+ * Returns whether the block replay took part.
+ */
+static bool check_trace(const TrafficStream *s, uint32_t n, int64_t t0,
+                        int64_t end, bool format_8dw, int64_t time_base)
+{
+    static PttTraceGen gen;
+    size_t size = format_8dw ? PTT_RECORD_8DW_SIZE : PTT_RECORD_4DW_SIZE;
+    size_t max = 200000, want, got = 0;
+    uint8_t *ref = g_malloc(max * size), *out = g_malloc(max * size);
+    static TrafficMerge times;
+
+    want = reference_trace(ref, max, s, n, t0, end, format_8dw, time_base);
+    g_assert_cmpuint(want, <, max);
+    traffic_merge_start(&times, s, n, t0);
+    ptt_trace_start(&gen, s, n, t0, end, format_8dw, time_base);
+    for (;;) {
+        int64_t next = traffic_merge_peek(&times);
+        uint32_t piece = g_test_rand_int_range(1, 700), filled;
+
+        g_assert_cmpint(ptt_trace_peek(&gen), ==,
+                        next < end ? next : TRAFFIC_NEVER);
+        filled = ptt_trace_fill(&gen, out + got * size, piece);
+        for (uint32_t i = 0; i < filled; i++) {
+            uint32_t stream;
+            uint64_t k;
+
+            traffic_merge_pop(&times, &stream, &k);
+        }
+        got += filled;
+        g_assert_cmpuint(got, <=, want);
+        if (filled < piece) {
+            break;
+        }
+    }
+    g_assert_cmpuint(got, ==, want);
+    for (size_t i = 0; i < want; i++) {
+        if (memcmp(out + i * size, ref + i * size, size)) {
+            GString *d = g_string_new(NULL);
+
+            for (size_t j = 0; j < size; j++) {
+                g_string_append_printf(d, " %02x/%02x", out[i * size + j],
+                                       ref[i * size + j]);
+            }
+            g_test_message("record %zu of %zu differs (got/want):%s", i, want,
+                           d->str);
+            g_assert_cmpmem(out + i * size, size, ref + i * size, size);
+        }
+    }
+    g_free(ref);
+    g_free(out);
+    return gen.replaying;
+}
+
+/* @eps endpoints of the default profile, under @tune, from @epoch_t on */
+static uint32_t make_streams(TrafficStream *s, unsigned eps,
+                             const TrafficTuning *tune, int64_t epoch_t)
+{
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+
+    traffic_profile_default(spec);
+    for (unsigned e = 0; e < eps; e++) {
+        /* a 32-bit MMIO window for odd endpoints, 64-bit for even ones */
+        uint64_t mmio = e & 1 ? 0x10000000 + e * 0x4000 :
+                        0x8000000000ull + e * 0x100000;
+
+        traffic_endpoint_streams(s + e * TRAFFIC_ENDPOINT_STREAMS, 3, spec,
+                                 0x100 * (e + 1), 0x80 + e * 8, mmio,
+                                 e & 1 ? 0x4000 : 0x100000, tune, epoch_t);
+    }
+    return eps * TRAFFIC_ENDPOINT_STREAMS;
+}
+
+static void test_trace_matches_records(void)
+{
+    TrafficStream s[4 * TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning tunes[] = { { 1, 1, 1, 1, 1 }, { 0, 2, 1, 0, 2 },
+                              { 2, 0, 2, 2, 0 } };
+
+    for (unsigned f = 0; f < 2; f++) {
+        for (unsigned eps = 1; eps <= 4; eps++) {
+            const TrafficTuning *tune = &tunes[eps % G_N_ELEMENTS(tunes)];
+            uint32_t n = make_streams(s, eps, tune, 1000);
+            int64_t t0 = g_test_rand_int_range(0, 1000000) + 5000000;
+
+            /* 30 ms: many periods, tags and DMA addresses wrap */
+            g_assert_true(check_trace(s, n, t0, t0 + 30000000, f, 777));
+            /* short: under two periods, the merge only */
+            g_assert_false(check_trace(s, n, t0, t0 + 300000, f, 0));
+        }
+    }
+}
+
+static void test_trace_epochs_and_wraps(void)
+{
+    TrafficStream s[2 * TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning mid = { 1, 1, 1, 1, 1 };
+    uint32_t n = make_streams(s, 2, &mid, 0);
+    int64_t t0 = 3000000000ll;
+
+    /* Rate changes at different times: streams in different epochs */
+    traffic_stream_set_rate(&s[0], 250000, 1234567);
+    traffic_stream_set_rate(&s[8], 40000, 2000000001ll);
+    traffic_stream_set_rate(&s[3], 0, 5);
+    for (unsigned f = 0; f < 2; f++) {
+        /* record times cross 2^32 ns (8DW) inside the trace */
+        g_assert_true(check_trace(s, n, t0, t0 + 20000000, f,
+                                  t0 + 10000000 - (1ll << 32)));
+    }
+    /* A period of one second: far too many TLPs for a block */
+    traffic_stream_set_rate(&s[1], 100007, 4000000);
+    g_assert_false(check_trace(s, n, t0, t0 + 20000000, false, 0));
+    /* No traffic at all */
+    for (uint32_t i = 0; i < n; i++) {
+        traffic_stream_set_rate(&s[i], 0, t0);
+    }
+    g_assert_false(check_trace(s, n, t0, t0 + 20000000, true, 0));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -216,5 +369,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ptt-record/8dw", test_record_8dw);
     g_test_add_func("/ptt-record/4dw", test_record_4dw);
     g_test_add_func("/ptt-record/selects", test_selects);
+    g_test_add_func("/ptt-trace/matches-records", test_trace_matches_records);
+    g_test_add_func("/ptt-trace/epochs-and-wraps", test_trace_epochs_and_wraps);
     return g_test_run();
 }

@@ -10,9 +10,6 @@
 
 typedef unsigned __int128 u128;
 
-/* Requests walk their address window in steps of this many bytes. */
-#define TRAFFIC_ADDR_STRIDE 128
-
 static uint64_t splitmix64(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
@@ -85,8 +82,7 @@ void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
 {
     uint8_t tag = k;
     uint16_t len = traffic_len_dw(s, k);
-    uint64_t addr = s->addr_base +
-                    ((k * TRAFFIC_ADDR_STRIDE) & (s->addr_window - 1));
+    uint64_t addr = traffic_addr(s, k);
     bool in = s->dir == TRAFFIC_INBOUND;
     /* Endpoints mark every fourth DMA write relaxed-ordered. */
     bool relaxed = in && (k & 3) == 0;
@@ -106,6 +102,45 @@ void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
         }
         break;
     }
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+uint64_t traffic_period(const TrafficStream *s, uint32_t n, uint32_t multiple,
+                        uint64_t max_tlps, uint64_t *tlps)
+{
+    uint64_t period = 1;
+    u128 total = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t g, p;
+
+        if (!s[i].rate) {
+            continue;
+        }
+        g = gcd64(s[i].rate, TRAFFIC_NS_PER_S);
+        /* @multiple / gcd(multiple, TLPs per 1e9 / g ns) of those */
+        p = TRAFFIC_NS_PER_S / g * (multiple / gcd64(multiple, s[i].rate / g));
+        /* all divide multiple * 1e9, so their lcm does too */
+        period = period / gcd64(period, p) * p;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        total += (u128)s[i].rate * period / TRAFFIC_NS_PER_S;
+    }
+    if (!total || total > max_tlps) {
+        return 0;
+    }
+    *tlps = (uint64_t)total;
+    return period;
 }
 
 /* DMA targets host memory above 4 GiB: 4DW headers, 16 MiB per endpoint */

@@ -47,8 +47,8 @@ typedef struct TrafficStream {
     uint8_t kind;           /* TrafficKind */
     bool cpl_b;             /* inbound completion of a P2P request */
     uint64_t rate;          /* TLPs per second; 0: none */
-    uint64_t addr_base;     /* requests address [base, base + window) */
-    uint32_t addr_window;   /* a power of two */
+    uint64_t addr_base;     /* requests address [base, base + window), */
+    uint32_t addr_window;   /* a power of two that aligns the base */
     uint32_t latency_ns;    /* request to completion, for latency counts */
     int64_t epoch_t;        /* ns: t(epoch_k) == epoch_t */
     uint64_t epoch_k;
@@ -80,8 +80,32 @@ static inline uint16_t traffic_len_dw(const TrafficStream *s, uint64_t k)
 /* Sum of the lengths of TLPs [k0, k1), in DWs. */
 uint64_t traffic_len_dw_sum(const TrafficStream *s, uint64_t k0, uint64_t k1);
 
-/* The header of TLP @k of @s. */
+/* Requests walk their address window in steps of this many bytes. */
+#define TRAFFIC_ADDR_STRIDE 128
+
+/* The address TLP @k of @s requests (unused by completions) */
+static inline uint64_t traffic_addr(const TrafficStream *s, uint64_t k)
+{
+    return s->addr_base + ((k * TRAFFIC_ADDR_STRIDE) & (s->addr_window - 1));
+}
+
+/*
+ * The header of TLP @k of @s. Only the length (TRAFFIC_PATTERN), relaxed
+ * ordering (every fourth), tag (k mod 256) and address depend on k.
+ */
 void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp);
+
+/*
+ * The merged order of a set of streams repeats: TLP k + n of a stream of
+ * rate r comes exactly P = 1e9 / gcd(r, 1e9) ns after TLP k (n = r * P /
+ * 1e9), so the order of all @n streams repeats every lcm of their P ns.
+ * Returns the shortest such period in which every stream has a multiple
+ * of @multiple TLPs (a divisor of @multiple seconds), and the number of
+ * TLPs in it in *@tlps; 0 when there is no traffic or more than @max_tlps
+ * TLPs per period.
+ */
+uint64_t traffic_period(const TrafficStream *s, uint32_t n, uint32_t multiple,
+                        uint64_t max_tlps, uint64_t *tlps);
 
 /*
  * The traffic of one PCIe endpoint: seven streams, in this order: DMA
