@@ -219,6 +219,27 @@ static void test_merge(void)
     g_free(m);
 }
 
+static void test_period(void)
+{
+    TrafficStream s[3] = { { .rate = 200000 }, { .rate = 5000 },
+                           { .rate = 0 } };
+    uint64_t tlps = 0;
+
+    g_assert_cmpuint(traffic_period(s, 3, 1, 1000, &tlps), ==, 200000);
+    g_assert_cmpuint(tlps, ==, 40 + 1);
+    /* each stream a multiple of 16 TLPs: 3.2 ms */
+    g_assert_cmpuint(traffic_period(s, 3, 16, 1000, &tlps), ==, 3200000);
+    g_assert_cmpuint(tlps, ==, 640 + 16);
+    g_assert_cmpuint(traffic_period(s, 3, 16, 655, &tlps), ==, 0);
+    /* 1e9 / gcd(333333, 1e9): the order repeats every second */
+    s[1].rate = 333333;
+    g_assert_cmpuint(traffic_period(s, 3, 1, 1000000, &tlps), ==,
+                     TRAFFIC_NS_PER_S);
+    g_assert_cmpuint(tlps, ==, 200000 + 333333);
+    s[0].rate = s[1].rate = 0;
+    g_assert_cmpuint(traffic_period(s, 3, 1, 1000000, &tlps), ==, 0);
+}
+
 static void test_rules(void)
 {
     TrafficRules rules = { 0 };
@@ -306,6 +327,7 @@ int main(int argc, char **argv)
     g_test_add_func("/traffic/set-rate-continuous", test_set_rate_continuous);
     g_test_add_func("/traffic/endpoint-profile", test_endpoint_profile);
     g_test_add_func("/traffic/merge", test_merge);
+    g_test_add_func("/traffic/period", test_period);
     g_test_add_func("/traffic/rules", test_rules);
     g_test_add_func("/traffic/bad-rules", test_bad_rules);
     return g_test_run();
