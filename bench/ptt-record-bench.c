@@ -72,7 +72,7 @@ static double generate(uint64_t n, bool format_8dw, bool odd, uint8_t *chunk,
 
     make_streams(s, odd);
     for (unsigned i = 0; i < 2 * TRAFFIC_ENDPOINT_STREAMS; i++) {
-        rate += s[i].rate;
+        rate += s[i].flow.rate;
     }
     /* a little more time than @n records take */
     end = (int64_t)((n + 1000) * TRAFFIC_NS_PER_S / rate);
@@ -122,7 +122,8 @@ static double query_ns(int64_t t)
                              0);
     t0 = now_s();
     for (int i = 0; i < n; i++) {
-        sink += traffic_count_before(&s[i % TRAFFIC_ENDPOINT_STREAMS], t + i);
+        sink += traffic_count_before(&s[i % TRAFFIC_ENDPOINT_STREAMS].flow,
+                                     t + i);
     }
     return (now_s() - t0) * 1e9 / n;
 }

@@ -227,10 +227,10 @@ static void pmu_fold(HisiPciePmuState *s, unsigned idx, int64_t now)
 
         for (uint32_t i = 0; i < n; i++) {
             uint64_t k = pcie_pmu_trigger_tlp(&s->streams[i], &f,
-                             traffic_count_before(&s->streams[i], from));
+                             traffic_count_before(&s->streams[i].flow, from));
 
             if (k != UINT64_MAX) {
-                first = MIN(first, traffic_time(&s->streams[i], k));
+                first = MIN(first, traffic_time(&s->streams[i].flow, k));
             }
         }
         if (first >= now) {
@@ -242,8 +242,8 @@ static void pmu_fold(HisiPciePmuState *s, unsigned idx, int64_t now)
     }
     for (uint32_t i = 0; i < n; i++) {
         pcie_pmu_stream_sums(&s->streams[i], &f,
-                             traffic_count_before(&s->streams[i], from),
-                             traffic_count_before(&s->streams[i], now),
+                             traffic_count_before(&s->streams[i].flow, from),
+                             traffic_count_before(&s->streams[i].flow, now),
                              &sums);
     }
     if (ev->latency) {
@@ -287,11 +287,11 @@ static void pmu_schedule(HisiPciePmuState *s, int64_t now)
             uint16_t max_len = 0;
 
             for (int j = 0; j < TRAFFIC_PATTERN; j++) {
-                max_len = MAX(max_len, st->len_dw[j]);
+                max_len = MAX(max_len, st->flow.len[j]);
             }
-            cnt_rate += st->rate * (ev->latency ? st->latency_ns :
+            cnt_rate += st->flow.rate * (ev->latency ? st->latency_ns :
                                     (max_len + 4) * 4u);
-            ext_rate += ev->latency ? st->rate : NANOSECONDS_PER_SECOND;
+            ext_rate += ev->latency ? st->flow.rate : NANOSECONDS_PER_SECOND;
         }
         if (!ev->latency) {
             ext_rate = NANOSECONDS_PER_SECOND;

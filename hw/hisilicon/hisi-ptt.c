@@ -313,8 +313,8 @@ static void ptt_advance(HisiPttState *s, int64_t now)
             int64_t t = ptt_trace_peek(s->gen);
 
             for (uint32_t i = 0; i < n; i++) {
-                s->lost += traffic_count_before(&s->streams[i], now) -
-                           traffic_count_before(&s->streams[i], t);
+                s->lost += traffic_count_before(&s->streams[i].flow, now) -
+                           traffic_count_before(&s->streams[i].flow, t);
             }
             break;
         }
@@ -348,7 +348,7 @@ static void ptt_schedule(HisiPttState *s, int64_t now)
     }
     n = ptt_selected_streams(s);
     for (uint32_t i = 0; i < n; i++) {
-        rate += s->streams[i].rate;
+        rate += s->streams[i].flow.rate;
     }
     if (!rate) {
         timer_del(s->buf_timer);

@@ -41,11 +41,11 @@ static void test_events(void)
 static TrafficStream stream(uint16_t min, uint16_t max, uint64_t addr)
 {
     TrafficStream s = {
-        .dir = TRAFFIC_INBOUND, .kind = TRAFFIC_POSTED, .rate = 1000,
+        .dir = TRAFFIC_INBOUND, .kind = TRAFFIC_POSTED,
         .addr_base = addr, .addr_window = 4096, .latency_ns = 700,
     };
 
-    traffic_stream_init(&s, 3, min, max);
+    traffic_stream_init(&s, 3, 1000, 0, min, max);
     return s;
 }
 
@@ -56,7 +56,7 @@ static PciePmuSums brute(const TrafficStream *s, const PciePmuFilter *f,
     PciePmuSums sums = { 0 };
 
     for (uint64_t k = k0; k < k1; k++) {
-        uint16_t len = traffic_len_dw(s, k);
+        uint16_t len = traffic_len(&s->flow, k);
 
         if (f->thr_en && (f->thr_below ? len >= (1u << f->thr_len) :
                                          len < (1u << f->thr_len))) {
@@ -112,9 +112,9 @@ static void test_trigger(void)
     g_assert_cmpuint(pcie_pmu_trigger_tlp(&s, &below, 3), ==, 3);
     k = pcie_pmu_trigger_tlp(&mixed, &above8, 100);
     g_assert_cmpuint(k, <, 100 + TRAFFIC_PATTERN);
-    g_assert_cmpuint(traffic_len_dw(&mixed, k), >, 8);
+    g_assert_cmpuint(traffic_len(&mixed.flow, k), >, 8);
     for (uint64_t j = 100; j < k; j++) {
-        g_assert_cmpuint(traffic_len_dw(&mixed, j), <=, 8);
+        g_assert_cmpuint(traffic_len(&mixed.flow, j), <=, 8);
     }
 }
 

@@ -341,20 +341,20 @@ static void test_trace_epochs_and_wraps(void)
     int64_t t0 = 3000000000ll;
 
     /* Rate changes at different times: streams in different epochs */
-    traffic_stream_set_rate(&s[0], 250000, 1234567);
-    traffic_stream_set_rate(&s[8], 40000, 2000000001ll);
-    traffic_stream_set_rate(&s[3], 0, 5);
+    traffic_set_rate(&s[0].flow, 250000, 1234567);
+    traffic_set_rate(&s[8].flow, 40000, 2000000001ll);
+    traffic_set_rate(&s[3].flow, 0, 5);
     for (unsigned f = 0; f < 2; f++) {
         /* record times cross 2^32 ns (8DW) inside the trace */
         g_assert_true(check_trace(s, n, t0, t0 + 20000000, f,
                                   t0 + 10000000 - (1ll << 32)));
     }
     /* A period of one second: far too many TLPs for a block */
-    traffic_stream_set_rate(&s[1], 100007, 4000000);
+    traffic_set_rate(&s[1].flow, 100007, 4000000);
     g_assert_false(check_trace(s, n, t0, t0 + 20000000, false, 0));
     /* No traffic at all */
     for (uint32_t i = 0; i < n; i++) {
-        traffic_stream_set_rate(&s[i], 0, t0);
+        traffic_set_rate(&s[i].flow, 0, t0);
     }
     g_assert_false(check_trace(s, n, t0, t0 + 20000000, true, 0));
 }

@@ -17,12 +17,11 @@ static TrafficStream make_stream(uint64_t rate, int64_t epoch, uint16_t min,
 {
     TrafficStream s = {
         .endpoint = 0x0100, .port = 0x0080, .index = 0,
-        .dir = TRAFFIC_INBOUND, .kind = TRAFFIC_POSTED, .rate = rate,
+        .dir = TRAFFIC_INBOUND, .kind = TRAFFIC_POSTED,
         .addr_base = 0x100000000ull, .addr_window = 1 << 24,
     };
 
-    traffic_stream_init(&s, seed, min, max);
-    s.epoch_t = epoch;
+    traffic_stream_init(&s, seed, rate, epoch, min, max);
     return s;
 }
 
@@ -37,35 +36,36 @@ static void test_count_matches_times(void)
     for (size_t i = 0; i < G_N_ELEMENTS(rates); i++) {
         TrafficStream s = make_stream(rates[i], 1000, 1, 1, 0);
 
-        g_assert_cmpuint(traffic_count_before(&s, 0), ==, 0);
-        g_assert_cmpuint(traffic_count_before(&s, 1000), ==, 0);
-        g_assert_cmpint(traffic_time(&s, 0), ==, 1000);
+        g_assert_cmpuint(traffic_count_before(&s.flow, 0), ==, 0);
+        g_assert_cmpuint(traffic_count_before(&s.flow, 1000), ==, 0);
+        g_assert_cmpint(traffic_time(&s.flow, 0), ==, 1000);
         for (int j = 0; j < 2000; j++) {
             uint64_t k = g_rand_int_range(r, 0, 1 << 30);
-            int64_t t = traffic_time(&s, k);
+            int64_t t = traffic_time(&s.flow, k);
 
             /* Above 1e9/s several TLPs share a nanosecond. */
             if (rates[i] <= 1000000000) {
-                g_assert_cmpint(traffic_time(&s, k + 1), >, t);
-                g_assert_cmpuint(traffic_count_before(&s, t), ==, k);
-                g_assert_cmpuint(traffic_count_before(&s, t + 1), ==, k + 1);
+                g_assert_cmpint(traffic_time(&s.flow, k + 1), >, t);
+                g_assert_cmpuint(traffic_count_before(&s.flow, t), ==, k);
+                g_assert_cmpuint(traffic_count_before(&s.flow, t + 1), ==,
+                                 k + 1);
             } else {
-                g_assert_cmpint(traffic_time(&s, k + 1), >=, t);
-                g_assert_cmpuint(traffic_count_before(&s, t), <=, k);
-                g_assert_cmpuint(traffic_count_before(&s, t + 1), >, k);
+                g_assert_cmpint(traffic_time(&s.flow, k + 1), >=, t);
+                g_assert_cmpuint(traffic_count_before(&s.flow, t), <=, k);
+                g_assert_cmpuint(traffic_count_before(&s.flow, t + 1), >, k);
             }
         }
         /* Brute force over a random window */
         for (int j = 0; j < 20; j++) {
             int64_t t0 = 1000 + g_rand_int_range(r, 0, 1 << 30);
             int64_t t1 = t0 + g_rand_int_range(r, 0, 1 << 20);
-            uint64_t k = traffic_count_before(&s, t0), n = 0;
+            uint64_t k = traffic_count_before(&s.flow, t0), n = 0;
 
-            while (traffic_time(&s, k + n) < t1) {
+            while (traffic_time(&s.flow, k + n) < t1) {
                 n++;
             }
-            g_assert_cmpuint(traffic_count_before(&s, t1) -
-                             traffic_count_before(&s, t0), ==, n);
+            g_assert_cmpuint(traffic_count_before(&s.flow, t1) -
+                             traffic_count_before(&s.flow, t0), ==, n);
         }
     }
     g_rand_free(r);
@@ -78,20 +78,21 @@ static void test_long_runs(void)
     int64_t ten_years = 10ll * 365 * 24 * 3600 * 1000000000ll;
     u128 want = ((u128)(ten_years - 1) * 1000000000) / 1000000000 + 1;
 
-    g_assert_cmpuint(traffic_count_before(&s, ten_years), ==, (uint64_t)want);
-    g_assert_cmpint(traffic_time(&s, (uint64_t)want), ==, ten_years);
+    g_assert_cmpuint(traffic_count_before(&s.flow, ten_years), ==,
+                     (uint64_t)want);
+    g_assert_cmpint(traffic_time(&s.flow, (uint64_t)want), ==, ten_years);
     /*
      * The highest rate allowed, over 50 years: 1.6e19 TLPs, still below
      * 2^64 (counts stay exact for 58 years at that rate).
      */
     s = make_stream(TRAFFIC_MAX_RATE, 0, 1, 1, 0);
     want = ((u128)(5 * ten_years - 1) * TRAFFIC_MAX_RATE) / 1000000000 + 1;
-    g_assert_cmpuint(traffic_count_before(&s, 5 * ten_years), ==,
+    g_assert_cmpuint(traffic_count_before(&s.flow, 5 * ten_years), ==,
                      (uint64_t)want);
     g_assert_true(want < ((u128)1 << 64));
-    s.rate = 0;
-    g_assert_cmpint(traffic_time(&s, 5), ==, TRAFFIC_NEVER);
-    g_assert_cmpuint(traffic_count_before(&s, ten_years), ==, 0);
+    s.flow.rate = 0;
+    g_assert_cmpint(traffic_time(&s.flow, 5), ==, TRAFFIC_NEVER);
+    g_assert_cmpuint(traffic_count_before(&s.flow, ten_years), ==, 0);
 }
 
 static void test_lengths(void)
@@ -102,9 +103,9 @@ static void test_lengths(void)
     bool differ = false;
 
     for (int i = 0; i < TRAFFIC_PATTERN; i++) {
-        g_assert_cmpuint(a.len_dw[i], >=, 8);
-        g_assert_cmpuint(a.len_dw[i], <=, 32);
-        differ |= a.len_dw[i] != b.len_dw[i];
+        g_assert_cmpuint(a.flow.len[i], >=, 8);
+        g_assert_cmpuint(a.flow.len[i], <=, 32);
+        differ |= a.flow.len[i] != b.flow.len[i];
     }
     g_assert_true(differ);
     for (int j = 0; j < 200; j++) {
@@ -113,11 +114,11 @@ static void test_lengths(void)
         uint64_t sum = 0;
 
         for (uint64_t k = k0; k < k1; k++) {
-            sum += traffic_len_dw(&a, k);
+            sum += traffic_len(&a.flow, k);
         }
-        g_assert_cmpuint(traffic_len_dw_sum(&a, k0, k1), ==, sum);
+        g_assert_cmpuint(traffic_len_sum(&a.flow, k0, k1), ==, sum);
     }
-    g_assert_cmpuint(traffic_len_dw_sum(&a, 10, 5), ==, 0);
+    g_assert_cmpuint(traffic_len_sum(&a.flow, 10, 5), ==, 0);
     g_rand_free(r);
 }
 
@@ -132,7 +133,7 @@ static void test_tlp_pure(void)
         traffic_tlp(&a, k, &x);
         traffic_tlp(&b, k, &y);
         g_assert_cmpmem(&x, sizeof(x), &y, sizeof(y));
-        g_assert_cmpuint(pcie_tlp_len_dw(&x), ==, traffic_len_dw(&a, k));
+        g_assert_cmpuint(pcie_tlp_len_dw(&x), ==, traffic_len(&a.flow, k));
         g_assert_cmphex(x.dw[1] >> 16, ==, 0x0100);        /* requester */
         g_assert_cmphex((x.dw[1] >> 8) & 0xff, ==, k & 0xff); /* tag */
     }
@@ -142,12 +143,12 @@ static void test_set_rate_continuous(void)
 {
     TrafficStream s = make_stream(1000, 0, 1, 1, 0);
     int64_t change = 1234567891;
-    uint64_t at_change = traffic_count_before(&s, change);
+    uint64_t at_change = traffic_count_before(&s.flow, change);
 
-    traffic_stream_set_rate(&s, 5000, change);
-    g_assert_cmpuint(traffic_count_before(&s, change), ==, at_change);
+    traffic_set_rate(&s.flow, 5000, change);
+    g_assert_cmpuint(traffic_count_before(&s.flow, change), ==, at_change);
     /* From the change on, the new rate: 5000 per second */
-    g_assert_cmpuint(traffic_count_before(&s, change + 1000000000) -
+    g_assert_cmpuint(traffic_count_before(&s.flow, change + 1000000000) -
                      at_change, ==, 5000);
 }
 
@@ -161,9 +162,9 @@ static void test_endpoint_profile(void)
     traffic_endpoint_streams(base, 0, spec, 0x100, 0x80, 0x10000000, 4096,
                              &mid, 5);
     for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-        g_assert_cmpuint(base[i].rate, ==, spec[i].rate);
+        g_assert_cmpuint(base[i].flow.rate, ==, spec[i].rate);
         g_assert_cmpuint(base[i].latency_ns, ==, spec[i].latency_ns);
-        g_assert_cmpint(base[i].epoch_t, ==, 5);
+        g_assert_cmpint(base[i].flow.epoch_t, ==, 5);
     }
     for (uint8_t w = 0; w <= 2; w++) {
         TrafficTuning t = { w, w, w, w, w };
@@ -173,7 +174,7 @@ static void test_endpoint_profile(void)
         for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
             bool out = spec[i].dir == TRAFFIC_OUTBOUND;
 
-            g_assert_cmpuint(s[i].rate, ==,
+            g_assert_cmpuint(s[i].flow.rate, ==,
                              out ? spec[i].rate * (1 << w) / 2 : spec[i].rate);
             g_assert_cmpuint(s[i].latency_ns, ==,
                              (uint64_t)spec[i].latency_ns * (4 - w) / 3);
@@ -198,8 +199,8 @@ static void test_merge(void)
     traffic_endpoint_streams(s + 7, 0, spec, 0x200, 0x88, 0x10001000, 4096,
                              &mid, 0);
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++) {
-        want += traffic_count_before(&s[i], t1) -
-                traffic_count_before(&s[i], t0);
+        want += traffic_count_before(&s[i].flow, t1) -
+                traffic_count_before(&s[i].flow, t0);
     }
     traffic_merge_start(m, s, G_N_ELEMENTS(s), t0);
     while (traffic_merge_peek(m) < t1) {
@@ -208,7 +209,7 @@ static void test_merge(void)
         uint64_t k;
 
         traffic_merge_pop(m, &stream, &k);
-        g_assert_cmpint(t, ==, traffic_time(&s[stream], k));
+        g_assert_cmpint(t, ==, traffic_time(&s[stream].flow, k));
         g_assert_true(t > last || (t == last && stream >= last_stream) ||
                       got == 0);
         last = t;
@@ -221,8 +222,8 @@ static void test_merge(void)
 
 static void test_period(void)
 {
-    TrafficStream s[3] = { { .rate = 200000 }, { .rate = 5000 },
-                           { .rate = 0 } };
+    TrafficStream s[3] = { { .flow.rate = 200000 }, { .flow.rate = 5000 },
+                           { .flow.rate = 0 } };
     uint64_t tlps = 0;
 
     g_assert_cmpuint(traffic_period(s, 3, 1, 1000, &tlps), ==, 200000);
@@ -232,11 +233,11 @@ static void test_period(void)
     g_assert_cmpuint(tlps, ==, 640 + 16);
     g_assert_cmpuint(traffic_period(s, 3, 16, 655, &tlps), ==, 0);
     /* 1e9 / gcd(333333, 1e9): the order repeats every second */
-    s[1].rate = 333333;
+    s[1].flow.rate = 333333;
     g_assert_cmpuint(traffic_period(s, 3, 1, 1000000, &tlps), ==,
                      TRAFFIC_NS_PER_S);
     g_assert_cmpuint(tlps, ==, 200000 + 333333);
-    s[0].rate = s[1].rate = 0;
+    s[0].flow.rate = s[1].flow.rate = 0;
     g_assert_cmpuint(traffic_period(s, 3, 1, 1000000, &tlps), ==, 0);
 }
 

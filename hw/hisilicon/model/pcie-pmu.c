@@ -64,7 +64,7 @@ static void sums_before(const TrafficStream *s, const PciePmuFilter *f,
     unsigned part = k % TRAFFIC_PATTERN;
 
     for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
-        uint16_t len = s->len_dw[i];
+        uint16_t len = s->flow.len[i];
 
         if (!passes_threshold(f, len)) {
             continue;
@@ -106,7 +106,7 @@ uint64_t pcie_pmu_trigger_tlp(const TrafficStream *s, const PciePmuFilter *f,
                               uint64_t k0)
 {
     for (uint64_t k = k0; k < k0 + TRAFFIC_PATTERN; k++) {
-        if (fires_trigger(f, traffic_len_dw(s, k))) {
+        if (fires_trigger(f, traffic_len(&s->flow, k))) {
             return k;
         }
     }

@@ -4,22 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
-#include <string.h>
-
+#include "byteorder.h"
 #include "ptt-record.h"
-
-/* Records are little-endian; on little-endian hosts one store each */
-static inline void put_le32(uint8_t *p, uint32_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &v, sizeof(v));
-#else
-    p[0] = v;
-    p[1] = v >> 8;
-    p[2] = v >> 16;
-    p[3] = v >> 24;
-#endif
-}
 
 void ptt_record_4dw(uint8_t out[PTT_RECORD_4DW_SIZE], const PcieTlp *tlp,
                     uint32_t time)

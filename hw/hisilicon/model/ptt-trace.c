@@ -6,25 +6,8 @@
 
 #include <string.h>
 
+#include "byteorder.h"
 #include "ptt-trace.h"
-
-/* Whether the host is little-endian; compilers fold it to a constant */
-static inline bool host_is_le(void)
-{
-    const uint16_t one = 1;
-    uint8_t first;
-
-    memcpy(&first, &one, 1);
-    return first;
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v)
-{
-    if (!host_is_le()) {
-        v = __builtin_bswap64(v);
-    }
-    memcpy(p, &v, sizeof(v));
-}
 
 static inline uint64_t rotl64(uint64_t v, unsigned n)
 {
@@ -127,8 +110,8 @@ void ptt_trace_start(PttTraceGen *g, const TrafficStream *streams, uint32_t n,
     g->period = traffic_period(streams, n, TRAFFIC_PATTERN,
                                PTT_TRACE_BLOCK_MAX, &tlps);
     for (uint32_t i = 0; i < n && g->period; i++) {
-        expected += traffic_count_before(&streams[i], end) -
-                    traffic_count_before(&streams[i], t0);
+        expected += traffic_count_before(&streams[i].flow, end) -
+                    traffic_count_before(&streams[i].flow, t0);
     }
     /* A block pays off from the second period on. */
     if (g->period > UINT32_MAX || expected < 2 * tlps) {

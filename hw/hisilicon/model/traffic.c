@@ -10,78 +10,19 @@
 
 typedef unsigned __int128 u128;
 
-static uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-void traffic_stream_init(TrafficStream *s, uint64_t seed,
-                         uint16_t len_min, uint16_t len_max)
+void traffic_stream_init(TrafficStream *s, uint64_t seed, uint64_t rate,
+                         int64_t epoch_t, uint16_t len_min, uint16_t len_max)
 {
     uint64_t key = seed ^ ((uint64_t)s->endpoint << 32 |
                            (uint64_t)s->index << 16 | s->port);
-    uint32_t span = len_max >= len_min ? len_max - len_min + 1u : 1u;
 
-    s->epoch_t = 0;
-    s->epoch_k = 0;
-    s->len_prefix[0] = 0;
-    for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
-        s->len_dw[i] = len_min + splitmix64(key + i) % span;
-        s->len_prefix[i + 1] = s->len_prefix[i] + s->len_dw[i];
-    }
-}
-
-uint64_t traffic_count_before(const TrafficStream *s, int64_t t)
-{
-    if (!s->rate || t <= s->epoch_t) {
-        return s->epoch_k;
-    }
-    /* TLP epoch_k + j is before t iff j * 1e9 <= (t - epoch_t - 1) * rate */
-    return s->epoch_k + 1 +
-           (uint64_t)((u128)(uint64_t)(t - s->epoch_t - 1) * s->rate /
-                      TRAFFIC_NS_PER_S);
-}
-
-int64_t traffic_time(const TrafficStream *s, uint64_t k)
-{
-    u128 dt;
-
-    if (!s->rate) {
-        return TRAFFIC_NEVER;
-    }
-    dt = ((u128)(k - s->epoch_k) * TRAFFIC_NS_PER_S + s->rate - 1) / s->rate;
-    if (dt >= (u128)(TRAFFIC_NEVER - s->epoch_t)) {
-        return TRAFFIC_NEVER;
-    }
-    return s->epoch_t + (int64_t)dt;
-}
-
-void traffic_stream_set_rate(TrafficStream *s, uint64_t rate, int64_t now)
-{
-    s->epoch_k = traffic_count_before(s, now);
-    s->epoch_t = now;
-    s->rate = rate;
-}
-
-/* Sum of the lengths of TLPs [0, k) */
-static uint64_t len_dw_total(const TrafficStream *s, uint64_t k)
-{
-    return k / TRAFFIC_PATTERN * s->len_prefix[TRAFFIC_PATTERN] +
-           s->len_prefix[k % TRAFFIC_PATTERN];
-}
-
-uint64_t traffic_len_dw_sum(const TrafficStream *s, uint64_t k0, uint64_t k1)
-{
-    return k1 > k0 ? len_dw_total(s, k1) - len_dw_total(s, k0) : 0;
+    traffic_flow_init(&s->flow, key, rate, epoch_t, len_min, len_max);
 }
 
 void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
 {
     uint8_t tag = k;
-    uint16_t len = traffic_len_dw(s, k);
+    uint16_t len = traffic_len(&s->flow, k);
     uint64_t addr = traffic_addr(s, k);
     bool in = s->dir == TRAFFIC_INBOUND;
     /* Endpoints mark every fourth DMA write relaxed-ordered. */
@@ -124,17 +65,18 @@ uint64_t traffic_period(const TrafficStream *s, uint32_t n, uint32_t multiple,
     for (uint32_t i = 0; i < n; i++) {
         uint64_t g, p;
 
-        if (!s[i].rate) {
+        if (!s[i].flow.rate) {
             continue;
         }
-        g = gcd64(s[i].rate, TRAFFIC_NS_PER_S);
+        g = gcd64(s[i].flow.rate, TRAFFIC_NS_PER_S);
         /* @multiple / gcd(multiple, TLPs per 1e9 / g ns) of those */
-        p = TRAFFIC_NS_PER_S / g * (multiple / gcd64(multiple, s[i].rate / g));
+        p = TRAFFIC_NS_PER_S / g *
+            (multiple / gcd64(multiple, s[i].flow.rate / g));
         /* all divide multiple * 1e9, so their lcm does too */
         period = period / gcd64(period, p) * p;
     }
     for (uint32_t i = 0; i < n; i++) {
-        total += (u128)s[i].rate * period / TRAFFIC_NS_PER_S;
+        total += (u128)s[i].flow.rate * period / TRAFFIC_NS_PER_S;
     }
     if (!total || total > max_tlps) {
         return 0;
@@ -189,12 +131,6 @@ void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
         s->dir = e->dir;
         s->kind = e->kind;
         s->cpl_b = e->cpl_b;
-        s->rate = e->rate;
-        if (!in) {
-            s->rate = qos_rate(e->rate, e->kind == TRAFFIC_POSTED ?
-                               tune->qos_tx_p : e->kind == TRAFFIC_NON_POSTED ?
-                               tune->qos_tx_np : tune->qos_tx_cpl);
-        }
         if (dma) {
             s->addr_base = TRAFFIC_DMA_BASE +
                            (uint64_t)endpoint * TRAFFIC_DMA_WINDOW;
@@ -204,8 +140,12 @@ void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
             s->addr_window = mmio_size;
         }
         s->latency_ns = (uint64_t)e->latency_ns * (4 - level) / 3;
-        traffic_stream_init(s, seed, e->len_min, e->len_max);
-        s->epoch_t = epoch_t;
+        traffic_stream_init(s, seed, in ? e->rate :
+                            qos_rate(e->rate, e->kind == TRAFFIC_POSTED ?
+                                     tune->qos_tx_p :
+                                     e->kind == TRAFFIC_NON_POSTED ?
+                                     tune->qos_tx_np : tune->qos_tx_cpl),
+                            epoch_t, e->len_min, e->len_max);
     }
 }
 
@@ -237,7 +177,7 @@ static void sift_down(TrafficMerge *m, uint32_t i)
 }
 
 /* Time of @item's TLP, TRAFFIC_NEVER past the end of time */
-static int64_t item_time(const TrafficStream *s, const TrafficMergeItem *item)
+static int64_t item_time(const TrafficFlow *s, const TrafficMergeItem *item)
 {
     uint64_t dt = item->q + (item->r != 0);
 
@@ -251,7 +191,7 @@ void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
     m->streams = streams;
     m->n = 0;
     for (uint32_t i = 0; i < n && i < TRAFFIC_MERGE_MAX; i++) {
-        const TrafficStream *s = &streams[i];
+        const TrafficFlow *s = &streams[i].flow;
         uint64_t k = traffic_count_before(s, t0);
         u128 num;
         TrafficMergeItem item = { .k = k, .stream = i };
@@ -281,7 +221,7 @@ void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
 void traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k)
 {
     TrafficMergeItem *top = &m->heap[0];
-    const TrafficStream *s = &m->streams[top->stream];
+    const TrafficFlow *s = &m->streams[top->stream].flow;
 
     *stream = top->stream;
     *k = top->k;

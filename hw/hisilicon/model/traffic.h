@@ -2,14 +2,10 @@
  * Synthetic PCIe traffic: streams of TLPs over virtual time.
  *
  * A stream is the TLPs of one kind and direction that one endpoint takes
- * part in, at a fixed rate. Its k-th TLP (k = 0, 1, ...) happens at
- *     t(k) = epoch_t + ceil((k - epoch_k) * 1e9 / rate)   ns of virtual time
- * so counts over any interval are O(1) exact integer arithmetic, and the
- * TLP itself (header, length, tag, address) is a pure function of
- * (seed, stream, k): what a trace records over an interval is exactly what
- * is counted over it. A rate change starts a new epoch, so counts stay
- * continuous. Lengths follow a per-stream pattern of TRAFFIC_PATTERN
- * entries drawn from the seed, so payload sums are O(1) too.
+ * part in: a flow (flow.h) of TLPs, whose lengths are payload or read
+ * lengths in DWs. The TLP itself (header, length, tag, address) is a pure
+ * function of (seed, stream, k): what a trace records over an interval is
+ * exactly what is counted over it.
  *
  * Plain C with no QEMU headers: the host unit tests and benchmarks use it.
  *
@@ -22,11 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "flow.h"
 #include "pcie-tlp.h"
-
-#define TRAFFIC_NS_PER_S    1000000000ull
-#define TRAFFIC_PATTERN     16
-#define TRAFFIC_NEVER       INT64_MAX
 
 typedef enum TrafficDir {
     TRAFFIC_INBOUND,    /* endpoint -> root complex */
@@ -40,45 +33,25 @@ typedef enum TrafficKind {
 } TrafficKind;
 
 typedef struct TrafficStream {
+    TrafficFlow flow;       /* lengths in DWs */
     uint16_t endpoint;      /* BDF of the endpoint */
     uint16_t port;          /* BDF of its root port (the RC side) */
     uint8_t index;          /* which stream of the endpoint, for the seed */
     uint8_t dir;            /* TrafficDir */
     uint8_t kind;           /* TrafficKind */
     bool cpl_b;             /* inbound completion of a P2P request */
-    uint64_t rate;          /* TLPs per second; 0: none */
     uint64_t addr_base;     /* requests address [base, base + window), */
     uint32_t addr_window;   /* a power of two that aligns the base */
     uint32_t latency_ns;    /* request to completion, for latency counts */
-    int64_t epoch_t;        /* ns: t(epoch_k) == epoch_t */
-    uint64_t epoch_k;
-    uint16_t len_dw[TRAFFIC_PATTERN];           /* payload or read length */
-    uint32_t len_prefix[TRAFFIC_PATTERN + 1];   /* sums of len_dw[0..i) */
 } TrafficStream;
 
 /*
- * Set up @s with lengths drawn from [len_min, len_max] DWs (1..1024) by
- * @seed; the other fields are the caller's. Epoch 0 at time 0.
+ * Set up the flow of @s, whose other fields are set, at @rate TLPs/s from
+ * @epoch_t on, with lengths drawn from [len_min, len_max] DWs (1..1024)
+ * by @seed and the stream's identity.
  */
-void traffic_stream_init(TrafficStream *s, uint64_t seed,
-                         uint16_t len_min, uint16_t len_max);
-
-/* Change the rate from time @now on, keeping counts continuous. */
-void traffic_stream_set_rate(TrafficStream *s, uint64_t rate, int64_t now);
-
-/* Number of TLPs with time < @t. */
-uint64_t traffic_count_before(const TrafficStream *s, int64_t t);
-
-/* Time of TLP @k (TRAFFIC_NEVER when the rate is 0). @k >= epoch_k. */
-int64_t traffic_time(const TrafficStream *s, uint64_t k);
-
-static inline uint16_t traffic_len_dw(const TrafficStream *s, uint64_t k)
-{
-    return s->len_dw[k % TRAFFIC_PATTERN];
-}
-
-/* Sum of the lengths of TLPs [k0, k1), in DWs. */
-uint64_t traffic_len_dw_sum(const TrafficStream *s, uint64_t k0, uint64_t k1);
+void traffic_stream_init(TrafficStream *s, uint64_t seed, uint64_t rate,
+                         int64_t epoch_t, uint16_t len_min, uint16_t len_max);
 
 /* Requests walk their address window in steps of this many bytes. */
 #define TRAFFIC_ADDR_STRIDE 128

@@ -1,0 +1,76 @@
+/*
+ * A flow: when the events of one stream of traffic happen.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "flow.h"
+
+typedef unsigned __int128 u128;
+
+uint64_t traffic_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void traffic_flow_init(TrafficFlow *f, uint64_t key, uint64_t rate,
+                       int64_t epoch_t, uint16_t len_min, uint16_t len_max)
+{
+    uint32_t span = len_max >= len_min ? len_max - len_min + 1u : 1u;
+
+    f->rate = rate;
+    f->epoch_t = epoch_t;
+    f->epoch_k = 0;
+    f->len_prefix[0] = 0;
+    for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
+        f->len[i] = len_min + traffic_mix(key + i) % span;
+        f->len_prefix[i + 1] = f->len_prefix[i] + f->len[i];
+    }
+}
+
+uint64_t traffic_count_before(const TrafficFlow *f, int64_t t)
+{
+    if (!f->rate || t <= f->epoch_t) {
+        return f->epoch_k;
+    }
+    /* Event epoch_k + j is before t iff j * 1e9 <= (t - epoch_t - 1) * rate */
+    return f->epoch_k + 1 +
+           (uint64_t)((u128)(uint64_t)(t - f->epoch_t - 1) * f->rate /
+                      TRAFFIC_NS_PER_S);
+}
+
+int64_t traffic_time(const TrafficFlow *f, uint64_t k)
+{
+    u128 dt;
+
+    if (!f->rate) {
+        return TRAFFIC_NEVER;
+    }
+    dt = ((u128)(k - f->epoch_k) * TRAFFIC_NS_PER_S + f->rate - 1) / f->rate;
+    if (dt >= (u128)(TRAFFIC_NEVER - f->epoch_t)) {
+        return TRAFFIC_NEVER;
+    }
+    return f->epoch_t + (int64_t)dt;
+}
+
+void traffic_set_rate(TrafficFlow *f, uint64_t rate, int64_t now)
+{
+    f->epoch_k = traffic_count_before(f, now);
+    f->epoch_t = now;
+    f->rate = rate;
+}
+
+/* Sum of the lengths of events [0, k) */
+static uint64_t len_total(const TrafficFlow *f, uint64_t k)
+{
+    return k / TRAFFIC_PATTERN * f->len_prefix[TRAFFIC_PATTERN] +
+           f->len_prefix[k % TRAFFIC_PATTERN];
+}
+
+uint64_t traffic_len_sum(const TrafficFlow *f, uint64_t k0, uint64_t k1)
+{
+    return k1 > k0 ? len_total(f, k1) - len_total(f, k0) : 0;
+}
