@@ -280,6 +280,38 @@ static void test_rules(void)
     g_assert_cmpuint(rules.n, ==, 0);
 }
 
+static void test_nic_rules(void)
+{
+    TrafficRules rules = { 0 };
+    NicSpec spec[NIC_KINDS], def[NIC_KINDS];
+    char err[256];
+
+    g_assert_true(traffic_rules_parse(&rules, "stream=nic-all,latency=700;"
+                                      "ep=01:00.0,stream=nic-rx,rate=5000,"
+                                      "len=64-9000,coalesce=4;"
+                                      "stream=dma-write,rate=1", err,
+                                      sizeof(err)));
+    nic_profile_default(def);
+    memcpy(spec, def, sizeof(spec));
+    traffic_rules_apply_nic(&rules, 0x0100, 0x0080, spec);
+    for (unsigned k = 0; k < NIC_KINDS; k++) {
+        g_assert_cmpuint(spec[k].latency_ns, ==, 700);
+        if (k != NIC_RX) {
+            g_assert_cmpuint(spec[k].rate, ==, def[k].rate);
+            g_assert_cmpuint(spec[k].coalesce, ==, def[k].coalesce);
+        }
+    }
+    g_assert_cmpuint(spec[NIC_RX].rate, ==, 5000);
+    g_assert_cmpuint(spec[NIC_RX].len_min, ==, 64);
+    g_assert_cmpuint(spec[NIC_RX].len_max, ==, 9000);
+    g_assert_cmpuint(spec[NIC_RX].coalesce, ==, 4);
+    /* another function: only the first rule */
+    memcpy(spec, def, sizeof(spec));
+    traffic_rules_apply_nic(&rules, 0x0200, 0x0088, spec);
+    g_assert_cmpuint(spec[NIC_RX].rate, ==, def[NIC_RX].rate);
+    g_assert_cmpuint(spec[NIC_RX].latency_ns, ==, 700);
+}
+
 static void test_bad_rules(void)
 {
     static const struct {
@@ -290,14 +322,17 @@ static void test_bad_rules(void)
         { "stream=dma-write,rate=10000000001", "bad rate value" },
         { "stream=dma-write,len=0", "bad len value '0'" },
         { "stream=dma-write,len=9-8", "bad len value '9-8'" },
-        { "stream=dma-write,len=1025", "bad len value" },
+        { "stream=dma-write,len=1025", "PCIe streams take 1..1024 DWs" },
+        { "stream=nic-tx,len=65536", "bad len value" },
+        { "stream=nic-rx,coalesce=0", "bad coalesce value '0'" },
+        { "stream=dma-write,coalesce=4", "only NIC streams have interrupts" },
         { "stream=dma-write,latency=1000000001", "bad latency value" },
         { "stream=bogus,rate=1", "bad stream value 'bogus'" },
         { "ep=1:2:3:4,stream=all,rate=1", "bad ep value" },
         { "ep=00:20.0,stream=all,rate=1", "bad ep value '00:20.0'" },
         { "port=00:10.8,stream=all,rate=1", "bad port value" },
         { "rate=1", "needs stream=" },
-        { "stream=all", "needs rate=, len= or latency=" },
+        { "stream=all", "needs rate=, len=, latency= or coalesce=" },
         { "stream=all,speed=1", "unknown field 'speed'" },
         { "stream=all,rate", "'rate' is not name=value" },
     };
@@ -330,6 +365,7 @@ int main(int argc, char **argv)
     g_test_add_func("/traffic/merge", test_merge);
     g_test_add_func("/traffic/period", test_period);
     g_test_add_func("/traffic/rules", test_rules);
+    g_test_add_func("/traffic/nic-rules", test_nic_rules);
     g_test_add_func("/traffic/bad-rules", test_bad_rules);
     return g_test_run();
 }

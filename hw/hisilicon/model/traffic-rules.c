@@ -15,6 +15,11 @@ const char *const traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS] = {
     "mmio-write", "mmio-read", "mmio-read-cpl", "p2p-cpl",
 };
 
+const char *const nic_stream_names[NIC_KINDS] = {
+    [NIC_TX] = "nic-tx", [NIC_RX] = "nic-rx",
+    [NIC_ROCE_TX] = "roce-tx", [NIC_ROCE_RX] = "roce-rx",
+};
+
 /* [DDDD:]BB:DD.F in hex */
 static bool parse_bdf(const char *s, int32_t *bdf)
 {
@@ -53,6 +58,7 @@ static bool parse_u64(const char *s, uint64_t max, uint64_t *v)
     return true;
 }
 
+/* N or MIN-MAX in 1..65535; which streams take what is checked later */
 static bool parse_len(const char *s, uint16_t *min, uint16_t *max)
 {
     const char *dash = strchr(s, '-');
@@ -60,7 +66,7 @@ static bool parse_len(const char *s, uint16_t *min, uint16_t *max)
     uint64_t a, b;
 
     if (!dash) {
-        if (!parse_u64(s, 1024, &a) || !a) {
+        if (!parse_u64(s, UINT16_MAX, &a) || !a) {
             return false;
         }
         *min = *max = a;
@@ -71,8 +77,8 @@ static bool parse_len(const char *s, uint16_t *min, uint16_t *max)
     }
     memcpy(first, s, dash - s);
     first[dash - s] = '\0';
-    if (!parse_u64(first, 1024, &a) || !parse_u64(dash + 1, 1024, &b) ||
-        !a || a > b) {
+    if (!parse_u64(first, UINT16_MAX, &a) ||
+        !parse_u64(dash + 1, UINT16_MAX, &b) || !a || a > b) {
         return false;
     }
     *min = a;
@@ -80,15 +86,25 @@ static bool parse_len(const char *s, uint16_t *min, uint16_t *max)
     return true;
 }
 
-static bool parse_streams(const char *s, uint8_t *streams)
+static bool parse_streams(const char *s, TrafficRule *r)
 {
     if (!strcmp(s, "all")) {
-        *streams = (1u << TRAFFIC_ENDPOINT_STREAMS) - 1;
+        r->streams = (1u << TRAFFIC_ENDPOINT_STREAMS) - 1;
+        return true;
+    }
+    if (!strcmp(s, "nic-all")) {
+        r->nic_streams = (1u << NIC_KINDS) - 1;
         return true;
     }
     for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
         if (!strcmp(s, traffic_stream_names[i])) {
-            *streams = 1u << i;
+            r->streams = 1u << i;
+            return true;
+        }
+    }
+    for (unsigned i = 0; i < NIC_KINDS; i++) {
+        if (!strcmp(s, nic_stream_names[i])) {
+            r->nic_streams = 1u << i;
             return true;
         }
     }
@@ -118,7 +134,8 @@ static bool parse_rule(TrafficRule *r, char *fields, char *err, size_t errlen)
         } else if (!strcmp(f, "port")) {
             ok = parse_bdf(val, &r->port);
         } else if (!strcmp(f, "stream")) {
-            ok = parse_streams(val, &r->streams);
+            r->streams = r->nic_streams = 0;
+            ok = parse_streams(val, r);
         } else if (!strcmp(f, "rate")) {
             ok = parse_u64(val, TRAFFIC_MAX_RATE, &r->rate);
             r->set_rate = true;
@@ -131,26 +148,42 @@ static bool parse_rule(TrafficRule *r, char *fields, char *err, size_t errlen)
             ok = parse_u64(val, TRAFFIC_MAX_LATENCY_NS, &ns);
             r->latency_ns = ns;
             r->set_latency = true;
+        } else if (!strcmp(f, "coalesce")) {
+            uint64_t n = 0;
+
+            ok = parse_u64(val, UINT16_MAX, &n) && n;
+            r->coalesce = n;
+            r->set_coalesce = true;
         } else {
             snprintf(err, errlen, "unknown field '%s' (ep, port, stream, "
-                     "rate, len, latency)", f);
+                     "rate, len, latency, coalesce)", f);
             return false;
         }
         if (!ok) {
             snprintf(err, errlen, "bad %s value '%s' (ep/port: BB:DD.F; "
-                     "stream: a stream name or all; rate: 0..%llu TLPs/s; "
-                     "len: DW or DW-DW in 1..1024; latency: 0..%u ns)", f,
-                     val, (unsigned long long)TRAFFIC_MAX_RATE,
+                     "stream: a stream name, all or nic-all; rate: 0..%llu "
+                     "per s; len: N or N-N in 1..65535; latency: 0..%u ns; "
+                     "coalesce: 1..65535)", f, val,
+                     (unsigned long long)TRAFFIC_MAX_RATE,
                      TRAFFIC_MAX_LATENCY_NS);
             return false;
         }
     }
-    if (!r->streams) {
-        snprintf(err, errlen, "a rule needs stream=NAME or stream=all");
+    if (!r->streams && !r->nic_streams) {
+        snprintf(err, errlen, "a rule needs stream=NAME, all or nic-all");
         return false;
     }
-    if (!r->set_rate && !r->set_len && !r->set_latency) {
-        snprintf(err, errlen, "a rule needs rate=, len= or latency=");
+    if (!r->set_rate && !r->set_len && !r->set_latency && !r->set_coalesce) {
+        snprintf(err, errlen, "a rule needs rate=, len=, latency= or "
+                 "coalesce=");
+        return false;
+    }
+    if (r->streams && r->set_len && r->len_max > 1024) {
+        snprintf(err, errlen, "len: PCIe streams take 1..1024 DWs");
+        return false;
+    }
+    if (r->streams && r->set_coalesce) {
+        snprintf(err, errlen, "coalesce: only NIC streams have interrupts");
         return false;
     }
     return true;
@@ -207,6 +240,37 @@ void traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
             }
             if (r->set_latency) {
                 spec[s].latency_ns = r->latency_ns;
+            }
+        }
+    }
+}
+
+void traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
+                             uint16_t port, NicSpec *spec)
+{
+    for (unsigned i = 0; i < rules->n; i++) {
+        const TrafficRule *r = &rules->rule[i];
+
+        if ((r->ep != TRAFFIC_ANY_BDF && r->ep != ep) ||
+            (r->port != TRAFFIC_ANY_BDF && r->port != port)) {
+            continue;
+        }
+        for (unsigned k = 0; k < NIC_KINDS; k++) {
+            if (!(r->nic_streams & (1u << k))) {
+                continue;
+            }
+            if (r->set_rate) {
+                spec[k].rate = r->rate;
+            }
+            if (r->set_len) {
+                spec[k].len_min = r->len_min;
+                spec[k].len_max = r->len_max;
+            }
+            if (r->set_latency) {
+                spec[k].latency_ns = r->latency_ns;
+            }
+            if (r->set_coalesce) {
+                spec[k].coalesce = r->coalesce;
             }
         }
     }

@@ -4,14 +4,19 @@
  *
  *   rule[;rule...]
  *   rule = field[,field...]
- *   field = ep=BB:DD.F | port=BB:DD.F | stream=NAME|all
- *         | rate=TLPS_PER_S | len=DW[-DW] | latency=NS
+ *   field = ep=BB:DD.F | port=BB:DD.F | stream=NAME|all|nic-all
+ *         | rate=PER_S | len=N[-N] | latency=NS | coalesce=N
  *
  * e.g. "stream=dma-write,rate=400000,len=32;ep=01:00.0,stream=all,rate=0".
  * A rule applies to the streams it names (stream= is required) of the
  * endpoints it selects (every endpoint without ep= or port=); later rules
- * win. Stream names: dma-write, dma-read, dma-read-cpl, mmio-write,
- * mmio-read, mmio-read-cpl, p2p-cpl (traffic_stream_names).
+ * win. PCIe stream names: dma-write, dma-read, dma-read-cpl, mmio-write,
+ * mmio-read, mmio-read-cpl, p2p-cpl (traffic_stream_names; "all": these),
+ * with rates in TLPs/s and lengths in DWs (1..1024). NIC stream names, for
+ * the NIC functions an hns3-pmu watches (ep= is the function): nic-tx,
+ * nic-rx, roce-tx, roce-rx (nic_stream_names; "nic-all": these), with
+ * rates in packets/s, lengths in bytes (1..65535) and coalesce= packets
+ * per interrupt (1..65535).
  *
  * Plain C with no QEMU headers: the host unit tests use it.
  *
@@ -25,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nic-traffic.h"
 #include "traffic.h"
 
 #define TRAFFIC_MAX_RULES       32
@@ -35,14 +41,17 @@
 typedef struct TrafficRule {
     int32_t ep;             /* BDF, or TRAFFIC_ANY_BDF */
     int32_t port;           /* BDF, or TRAFFIC_ANY_BDF */
-    uint8_t streams;        /* bit i: stream i of the profile */
+    uint8_t streams;        /* bit i: PCIe stream i of the profile */
+    uint8_t nic_streams;    /* bit NicKind */
     bool set_rate;
     bool set_len;
     bool set_latency;
+    bool set_coalesce;
     uint64_t rate;
     uint16_t len_min;
     uint16_t len_max;
     uint32_t latency_ns;
+    uint16_t coalesce;
 } TrafficRule;
 
 typedef struct TrafficRules {
@@ -51,6 +60,7 @@ typedef struct TrafficRules {
 } TrafficRules;
 
 extern const char *const traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS];
+extern const char *const nic_stream_names[NIC_KINDS];
 
 /*
  * Parse @text into @rules. On a mistake returns false, leaves @rules alone
@@ -62,5 +72,9 @@ bool traffic_rules_parse(TrafficRules *rules, const char *text,
 /* Apply @rules to the profile @spec of endpoint @ep below root port @port. */
 void traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
                          uint16_t port, TrafficSpec *spec);
+
+/* Apply @rules to the NIC profile @spec of function @ep below @port. */
+void traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
+                             uint16_t port, NicSpec *spec);
 
 #endif
