@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run inside the guest by scripts/demo: show the PCI topology, the drivers,
-# the PMUs, the PTT tuning and tracing, and the PCIe PMU counting, through
-# the real perf tool.
+# the PMUs, the PTT tuning and tracing, and the PCIe and HNS3 PMUs
+# counting, through the real perf tool.
 PTT=/sys/bus/event_source/devices/hisi_ptt0_2
 
 echo "=== PCI devices (bdf vendor:device class driver)"
@@ -41,3 +41,12 @@ perf stat -a -e "{$PMU/rx_mwr_latency,port=0x1/,$PMU/rx_mwr_cnt,port=0x1/}" -- s
 echo "=== perf stat: its DMA write bandwidth, payload only (configured 16 MB/s)"
 perf stat -a -e "{$PMU/rx_mwr_flux,port=0x1,len_mode=1/,$PMU/rx_mwr_time,port=0x1,len_mode=1/}" -- sleep 1 2>&1 |
 	grep -E 'hisi_pcie|elapsed' | sed 's/^/  /'
+
+NIC=hns3_pmu_sicl_0
+echo "=== HNS3 PMU: $(cat /sys/bus/event_source/devices/$NIC/identifier) identifier, $(ls /sys/bus/event_source/devices/$NIC/events | wc -l) events, cycles at $(cat /sys/bus/event_source/devices/$NIC/hw_clk_freq) Hz"
+echo "=== perf stat: packets received by NIC function 01:00.0, 4 queues (configured 400000/s)"
+perf stat -a -e "{$NIC/pps_ssu_rpu_packet_num,bdf=0x100,queue=0xffff/,$NIC/pps_ssu_rpu_time,bdf=0x100,queue=0xffff/}" -- sleep 1 2>&1 |
+	grep -E 'hns3_pmu|elapsed' | sed 's/^/  /'
+echo "=== perf stat: their bytes (configured 400 MB/s) and the RPU's latency (375 ns)"
+perf stat -a -e "{$NIC/bw_ssu_rpu_byte_num,bdf=0x100,queue=0xffff/,$NIC/bw_ssu_rpu_time,bdf=0x100,queue=0xffff/}" -e "{$NIC/dly_rpu_time,global=1/,$NIC/dly_rpu_packet_num,global=1/}" -- sleep 1 2>&1 |
+	grep -E 'hns3_pmu|elapsed' | sed 's/^/  /'

@@ -1,11 +1,13 @@
 /*
- * What the HiSilicon PCIe core devices (hisi-ptt, hisi-pcie-pmu) share.
+ * What the HiSilicon PCIe devices (hisi-ptt, hisi-pcie-pmu, hns3-pmu) share.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
 #include "qemu/units.h"
+#include "qemu/host-utils.h"
+#include "qemu/timer.h"
 #include "qapi/error.h"
 #include "qom/object.h"
 #include "hw/pci/pci_bridge.h"
@@ -34,6 +36,16 @@ typedef struct SameLocation {
     bool found;
 } SameLocation;
 
+/* Same value of property @name, or both without it */
+static bool same_id(Object *a, Object *b, const char *name)
+{
+    if (!object_property_find(a, name)) {
+        return true;
+    }
+    return object_property_get_uint(a, name, &error_abort) ==
+           object_property_get_uint(b, name, &error_abort);
+}
+
 static void find_same_location(PCIBus *bus, PCIDevice *d, void *opaque)
 {
     SameLocation *s = opaque;
@@ -41,17 +53,15 @@ static void find_same_location(PCIBus *bus, PCIDevice *d, void *opaque)
 
     if (d != s->self &&
         !strcmp(object_get_typename(a), object_get_typename(b)) &&
-        object_property_get_uint(a, "sicl-id", &error_abort) ==
-        object_property_get_uint(b, "sicl-id", &error_abort) &&
-        object_property_get_uint(a, "core-id", &error_abort) ==
-        object_property_get_uint(b, "core-id", &error_abort)) {
+        same_id(a, b, "sicl-id") && same_id(a, b, "core-id")) {
         s->found = true;
     }
 }
 
 bool hisi_pcie_check_config(PCIDevice *pdev, uint16_t min, uint16_t max,
                             const char *min_name, const char *max_name,
-                            const char *pmu_name, Error **errp)
+                            const char *range_hint, const char *pmu_name,
+                            Error **errp)
 {
     const char *type = object_get_typename(OBJECT(pdev));
     SameLocation same = { .self = pdev };
@@ -63,19 +73,22 @@ bool hisi_pcie_check_config(PCIDevice *pdev, uint16_t min, uint16_t max,
     }
     if (PCI_BUS_NUM(min) != PCI_BUS_NUM(max)) {
         error_setg(errp, "%s: %s (0x%04x) and %s (0x%04x) must be on one "
-                   "bus: root ports sit on the root bus, for example "
-                   "0x0080..0x00bf", type, min_name, min, max_name, max);
+                   "bus: %s", type, min_name, min, max_name, max, range_hint);
         return false;
     }
     pci_for_each_device_under_bus(pci_get_bus(pdev), find_same_location,
                                   &same);
     if (same.found) {
-        error_setg(errp, "%s: another %s already has sicl-id=%" PRIu64
-                   " core-id=%" PRIu64 " (the PMU name %s must be unique)",
-                   type, type,
-                   object_property_get_uint(OBJECT(pdev), "sicl-id", NULL),
-                   object_property_get_uint(OBJECT(pdev), "core-id", NULL),
-                   pmu_name);
+        g_autofree char *core = object_property_find(OBJECT(pdev),
+                                                     "core-id") ?
+            g_strdup_printf(" core-id=%" PRIu64, object_property_get_uint(
+                                OBJECT(pdev), "core-id", &error_abort)) :
+            g_strdup("");
+
+        error_setg(errp, "%s: another %s already has sicl-id=%" PRIu64 "%s "
+                   "(the PMU name %s must be unique)", type, type,
+                   object_property_get_uint(OBJECT(pdev), "sicl-id",
+                                            &error_abort), core, pmu_name);
         return false;
     }
     return true;
@@ -87,7 +100,8 @@ uint32_t hisi_pcie_port_bit(PCIDevice *port)
 }
 
 typedef struct EndpointWalk {
-    uint16_t min, max;
+    uint16_t port_min, port_max;    /* root ports to walk below */
+    uint16_t ep_min, ep_max;        /* endpoints to report */
     PCIDevice *port;
     HisiPcieEndpointFn *fn;
     void *opaque;
@@ -96,11 +110,12 @@ typedef struct EndpointWalk {
 static void walk_below_port(PCIBus *bus, PCIDevice *d, void *opaque)
 {
     EndpointWalk *w = opaque;
+    uint16_t bdf = pci_get_bdf(d);
 
     if (IS_PCI_BRIDGE(d)) {
         pci_for_each_device_under_bus(pci_bridge_get_sec_bus(PCI_BRIDGE(d)),
                                       walk_below_port, w);
-    } else {
+    } else if (bdf >= w->ep_min && bdf <= w->ep_max) {
         w->fn(d, w->port, w->opaque);
     }
 }
@@ -111,7 +126,7 @@ static void walk_root_bus(PCIBus *bus, PCIDevice *d, void *opaque)
     uint16_t bdf = pci_get_bdf(d);
 
     if (!pci_is_express(d) || pcie_cap_get_type(d) != PCI_EXP_TYPE_ROOT_PORT ||
-        bdf < w->min || bdf > w->max) {
+        bdf < w->port_min || bdf > w->port_max) {
         return;
     }
     w->port = d;
@@ -122,9 +137,40 @@ static void walk_root_bus(PCIBus *bus, PCIDevice *d, void *opaque)
 void hisi_pcie_foreach_endpoint(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque)
 {
-    EndpointWalk w = { .min = min, .max = max, .fn = fn, .opaque = opaque };
+    EndpointWalk w = {
+        .port_min = min, .port_max = max, .ep_min = 0, .ep_max = UINT16_MAX,
+        .fn = fn, .opaque = opaque,
+    };
 
     pci_for_each_device_under_bus(pci_get_bus(pdev), walk_root_bus, &w);
+}
+
+void hisi_pcie_foreach_function(PCIDevice *pdev, uint16_t min, uint16_t max,
+                                HisiPcieEndpointFn *fn, void *opaque)
+{
+    EndpointWalk w = {
+        .port_min = 0, .port_max = UINT16_MAX, .ep_min = min, .ep_max = max,
+        .fn = fn, .opaque = opaque,
+    };
+
+    pci_for_each_device_under_bus(pci_get_bus(pdev), walk_root_bus, &w);
+}
+
+bool hisi_pmu_parse_advance(const char *type, const char *value,
+                            unsigned counters, unsigned *idx, uint64_t *n,
+                            Error **errp)
+{
+    int64_t v;
+    char extra;
+
+    if (sscanf(value, "%u=%" SCNi64 "%c", idx, &v, &extra) != 2 ||
+        *idx >= counters || v < 0) {
+        error_setg(errp, "%s: advance must be IDX=N with IDX in 0..%u and N "
+                   "in 0..2^63-1 (got '%s')", type, counters - 1, value);
+        return false;
+    }
+    *n = v;
+    return true;
 }
 
 void hisi_pcie_mmio_window(PCIDevice *ep, uint64_t *base, uint32_t *size)
@@ -143,4 +189,16 @@ void hisi_pcie_mmio_window(PCIDevice *ep, uint64_t *base, uint32_t *size)
     /* Not mapped yet: a stand-in window, so the traffic still flows. */
     *base = 0x10000000 + ((uint64_t)pci_get_bdf(ep) << 12);
     *size = 4 * KiB;
+}
+
+int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value, uint64_t per_s)
+{
+    /* 2^64 - value to go; from 0 that is all of 2^64 */
+    uint64_t left = value ? -value : UINT64_MAX;
+
+    if (!per_s) {
+        return INT64_MAX;
+    }
+    return now + (int64_t)MIN(muldiv64(left, NANOSECONDS_PER_SECOND, per_s),
+                              INT64_MAX / 4);
 }

@@ -274,7 +274,7 @@ static void pmu_schedule(HisiPciePmuState *s, int64_t now)
     for (unsigned idx = 0; idx < PMU_COUNTERS; idx++) {
         PmuCounter *c = &s->ctr[idx];
         const PciePmuEvent *ev;
-        uint64_t cnt_rate = 0, ext_rate = 0, left;
+        uint64_t cnt_rate = 0, ext_rate = 0;
         uint32_t n;
 
         if (!pmu_counting(s, c) || c->int_mask) {
@@ -296,16 +296,8 @@ static void pmu_schedule(HisiPciePmuState *s, int64_t now)
         if (!ev->latency) {
             ext_rate = NANOSECONDS_PER_SECOND;
         }
-        if (cnt_rate) {
-            left = -c->cnt;
-            due = MIN(due, now + (int64_t)MIN(muldiv64(left,
-                      NANOSECONDS_PER_SECOND, cnt_rate), INT64_MAX / 4));
-        }
-        if (ext_rate) {
-            left = -c->ext_cnt;
-            due = MIN(due, now + (int64_t)MIN(muldiv64(left,
-                      NANOSECONDS_PER_SECOND, ext_rate), INT64_MAX / 4));
-        }
+        due = MIN(due, hisi_pmu_overflow_due(now, c->cnt, cnt_rate));
+        due = MIN(due, hisi_pmu_overflow_due(now, c->ext_cnt, ext_rate));
     }
     if (due == INT64_MAX) {
         timer_del(s->overflow_timer);
@@ -509,16 +501,12 @@ static void hisi_pcie_pmu_reset_hold(Object *obj, ResetType type)
 static void pmu_set_advance(Object *obj, const char *value, Error **errp)
 {
     HisiPciePmuState *s = HISI_PCIE_PMU(obj);
-    unsigned idx;
-    int64_t n;
-    char extra;
     int64_t now = pmu_now();
+    unsigned idx;
+    uint64_t n;
 
-    if (sscanf(value, "%u=%" SCNi64 "%c", &idx, &n, &extra) != 2 ||
-        idx >= PMU_COUNTERS || n < 0) {
-        error_setg(errp, "hisi-pcie-pmu: advance must be IDX=N with IDX "
-                   "in 0..%d and N in 0..2^63-1 (got '%s')",
-                   PMU_COUNTERS - 1, value);
+    if (!hisi_pmu_parse_advance(TYPE_HISI_PCIE_PMU, value, PMU_COUNTERS, &idx,
+                                &n, errp)) {
         return;
     }
     pmu_fold_all(s, now);
@@ -533,7 +521,7 @@ static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
                                            s->core_id);
 
     if (!hisi_pcie_check_config(pdev, s->bdf_min, s->bdf_max, "bdf-min",
-                                "bdf-max", pmu, errp)) {
+                                "bdf-max", PCIE_ROOT_PORTS_HINT, pmu, errp)) {
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &hisi_pcie_pmu_ops, s,

@@ -667,7 +667,8 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
                                            s->core_id);
 
     if (!hisi_pcie_check_config(pdev, s->rp_bdf_min, s->rp_bdf_max,
-                                "rp-bdf-min", "rp-bdf-max", pmu, errp)) {
+                                "rp-bdf-min", "rp-bdf-max",
+                                PCIE_ROOT_PORTS_HINT, pmu, errp)) {
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &hisi_ptt_ops, s,

@@ -2,11 +2,12 @@
  * hisi-traffic: the synthetic traffic the HiSilicon uncore models observe
  *
  * One object holds what the traffic is: the seed, the rules that change
- * the built-in per-endpoint profile (model/traffic-rules.h), whether it is
- * paused, the PCIe core tuning, and the virtual time of the last change.
- * Devices that observe it (hisi-ptt, and the PMUs) get the streams of each
- * endpoint from it and are told before and after every change, so that
- * what they trace and count stays continuous. Changes come from QMP
+ * the built-in per-endpoint profiles (model/traffic-rules.h), whether it
+ * is paused, the PCIe core tuning, and the virtual time of the last
+ * change. Devices that observe it (hisi-ptt, and the PMUs) get the PCIe
+ * streams of each endpoint, or the NIC streams of each function, from it
+ * and are told before and after every change, so that what they trace and
+ * count stays continuous. Changes come from QMP
  * (qom-set of "rules", "paused", "seed") and from the PTT's tuning.
  *
  * -object hisi-traffic,id=t0,seed=7,rules="stream=dma-write,rate=400000"
@@ -96,6 +97,24 @@ void hisi_traffic_endpoint_streams(HisiTraffic *t, TrafficStream *out,
     }
     traffic_endpoint_streams(out, t->seed, spec, ep, port, mmio_base,
                              mmio_size, &t->tune, t->epoch);
+}
+
+uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
+                                  uint16_t func, uint16_t port,
+                                  uint8_t mac_port, uint16_t queues,
+                                  uint8_t tcs)
+{
+    NicSpec spec[NIC_KINDS];
+
+    nic_profile_default(spec);
+    traffic_rules_apply_nic(&t->rules, func, port, spec);
+    if (t->paused) {
+        for (int i = 0; i < NIC_KINDS; i++) {
+            spec[i].rate = 0;
+        }
+    }
+    return nic_function_streams(out, t->seed, spec, func, mac_port, queues,
+                                tcs, t->epoch);
 }
 
 static char *traffic_get_rules(Object *obj, Error **errp)

@@ -42,4 +42,14 @@ void hisi_traffic_endpoint_streams(HisiTraffic *t, TrafficStream *out,
                                    uint16_t ep, uint16_t port,
                                    uint64_t mmio_base, uint32_t mmio_size);
 
+/*
+ * The NIC streams of function @func below root port @port: on MAC port
+ * @mac_port, @queues queues on @tcs traffic classes; 2 * @queues + 2 of
+ * them into @out (nic_function_streams()). Returns how many.
+ */
+uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
+                                  uint16_t func, uint16_t port,
+                                  uint8_t mac_port, uint16_t queues,
+                                  uint8_t tcs);
+
 #endif

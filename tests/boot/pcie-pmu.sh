@@ -6,6 +6,7 @@
 # 250000/s, 16 DW, 800 ns; 02:00.0's at 50000/s.
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
+. /guest/tests/lib/perf.sh
 
 NAME=hisi_pcie1_core3
 PMU=/sys/bus/event_source/devices/$NAME
@@ -54,22 +55,13 @@ ktap_check port-filter-other-endpoint bw 1 3200000 port=0x4
 ktap_check bdf-filter-endpoint bw 1 3200000 bdf=0x200
 ktap_check both-ports bw 1 19200000 port=0x5
 
-# The driver refuses what the hardware cannot do: perf stat then reports
-# the event "<not supported>".
-opens() {
-	perf stat -a -e "$NAME/$1/" -- true >/tmp/opens.log 2>&1 &&
-		! grep -q 'not supported' /tmp/opens.log
-}
-refused() {
-	opens "$1" && { echo "accepted: $1"; return 1; }
-	return 0
-}
+# The driver refuses what the hardware cannot do.
 invalid_filters() {
-	opens rx_mwr_flux,bdf=0x100 || { echo "refused a valid bdf"; return 1; }
-	refused rx_mwr_flux,bdf=0x0 &&          # the host bridge: no root port
-	refused rx_mwr_flux,bdf=0x500 &&        # no such device
-	refused rx_mwr_flux,port=0x1,thr_len=11 &&
-	refused rx_mwr_flux,port=0x1,trig_len=11
+	perf_opens $NAME rx_mwr_flux,bdf=0x100 || { echo "refused a valid bdf"; return 1; }
+	perf_refused $NAME rx_mwr_flux,bdf=0x0 &&          # the host bridge: no root port
+	perf_refused $NAME rx_mwr_flux,bdf=0x500 &&        # no such device
+	perf_refused $NAME rx_mwr_flux,port=0x1,thr_len=11 &&
+	perf_refused $NAME rx_mwr_flux,port=0x1,trig_len=11
 }
 ktap_check invalid-filters-refused invalid_filters
 

@@ -283,8 +283,6 @@ static void test_agrees_with_ptt(void)
 /* Counting goes on after migration from where it was. */
 static void test_migration(void)
 {
-    g_autofree char *uri = g_strdup_printf("file:%s/hisi-pcie-pmu-mig-%d",
-                                           g_get_tmp_dir(), getpid());
     uint64_t lat = RX_MWR_LATENCY | EV_PORTS(1) | EV_EN;
     uint64_t ext;
     Pmu src, dst;
@@ -296,22 +294,12 @@ static void test_migration(void)
     qtest_clock_step(src.qts, 1000 * 1000);
     ext = rdq(&src, EXT_CNT(2));
     g_assert_cmpuint(ext, ==, 1000);
-    qtest_qmp_assert_success(src.qts, "{'execute': 'stop'}");
-    qtest_qmp_assert_success(src.qts, "{'execute': 'migrate', 'arguments':"
-                             " {'uri': %s}}", uri);
-    hisi_wait_migration(src.qts);
-
-    pmu_init(&dst, " -incoming defer");
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
-                             " 'arguments': {'uri': %s}}", uri);
-    hisi_wait_migration(dst.qts);
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'cont'}");
+    hisi_migrate(&src, &dst, pmu_init);
     g_assert_cmphex(rdq(&dst, EVENT_CTRL(2)), ==, lat);
     g_assert_cmphex(rd(&dst, INT_MASK(2)), ==, 0);
     g_assert_cmpuint(rdq(&dst, EXT_CNT(2)), ==, ext);
     qtest_clock_step(dst.qts, 1000 * 1000);
     g_assert_cmpuint(rdq(&dst, EXT_CNT(2)), ==, ext + 1000);
-    unlink(uri + strlen("file:"));
     hisi_fini(&dst);
     hisi_fini(&src);
 }

@@ -517,9 +517,6 @@ static void test_fault_injection(void)
 /* A trace in progress goes on after migration, where it left off. */
 static void test_migration(void)
 {
-    g_autofree char *file = g_strdup_printf("%s/hisi-ptt-mig-%d",
-                                            g_get_tmp_dir(), getpid());
-    g_autofree char *uri = g_strdup_printf("file:%s", file);
     uint32_t regs[] = { TRACE_CTRL, TRACE_INT_STAT, TRACE_INT_MASK,
                         TRACE_WR_STS, TRACE_STS, TRACE_ADDR_SIZE,
                         TRACE_ADDR_BASE_LO(2) };
@@ -536,16 +533,7 @@ static void test_migration(void)
         before[i] = rd(&src, regs[i]);
     }
     g_assert_cmphex(before[4] & 1, ==, 0);          /* tracing */
-    qtest_qmp_assert_success(src.qts, "{'execute': 'stop'}");
-    qtest_qmp_assert_success(src.qts, "{'execute': 'migrate', 'arguments':"
-                             " {'uri': %s}}", uri);
-    hisi_wait_migration(src.qts);
-
-    ptt_init(&dst, " -incoming defer");
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
-                             " 'arguments': {'uri': %s}}", uri);
-    hisi_wait_migration(dst.qts);
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'cont'}");
+    hisi_migrate(&src, &dst, ptt_init);
     for (int i = 0; i < ARRAY_SIZE(regs); i++) {
         g_test_message("register 0x%03x", regs[i]);
         g_assert_cmphex(rd(&dst, regs[i]), ==, before[i]);
@@ -557,40 +545,21 @@ static void test_migration(void)
     g_assert_cmpuint((sts >> 28) * BUF_SIZE + (sts & 0xfffffff) +
                      (rd(&dst, TRACE_INT_STAT) ? 4 * BUF_SIZE : 0), >,
                      (before[3] >> 28) * BUF_SIZE + (before[3] & 0xfffffff));
-    unlink(file);
     hisi_fini(&dst);
     hisi_fini(&src);
 }
 
-/* QEMU refuses the devices of @args at start-up, naming @what. */
-static void assert_refused(const char *args, const char *what)
-{
-    g_autofree char *out = NULL;
-    g_autofree char *err = NULL;
-    g_autofree char *cmd = g_strdup_printf("%s -M virt -nic none -display none"
-                                           " -S %s",
-                                           getenv("QTEST_QEMU_BINARY"), args);
-    g_auto(GStrv) argv = g_strsplit(cmd, " ", -1);
-    int status;
-
-    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, NULL));
-    g_test_message("%s: %s", args, err);
-    g_assert_cmpint(status, !=, 0);
-    g_assert_nonnull(strstr(err, what));
-}
-
 static void test_bad_properties(void)
 {
-    assert_refused("-device hisi-ptt,rp-bdf-min=0x90,rp-bdf-max=0x80",
-                   "rp-bdf-min (0x0090) must not be above rp-bdf-max");
-    assert_refused("-device hisi-ptt,rp-bdf-min=0x80,rp-bdf-max=0x180",
-                   "must be on one bus");
-    assert_refused("-device hisi-ptt,sicl-id=70000",
-                   "Parameter 'sicl-id' expects uint16_t");
-    assert_refused("-device hisi-ptt,addr=0x8,sicl-id=1,core-id=2 "
-                   "-device hisi-ptt,addr=0x9,sicl-id=1,core-id=2",
-                   "another hisi-ptt already has sicl-id=1 core-id=2");
+    hisi_assert_refused("-device hisi-ptt,rp-bdf-min=0x90,rp-bdf-max=0x80",
+                        "rp-bdf-min (0x0090) must not be above rp-bdf-max");
+    hisi_assert_refused("-device hisi-ptt,rp-bdf-min=0x80,rp-bdf-max=0x180",
+                        "must be on one bus");
+    hisi_assert_refused("-device hisi-ptt,sicl-id=70000",
+                        "Parameter 'sicl-id' expects uint16_t");
+    hisi_assert_refused("-device hisi-ptt,addr=0x8,sicl-id=1,core-id=2 "
+                        "-device hisi-ptt,addr=0x9,sicl-id=1,core-id=2",
+                        "another hisi-ptt already has sicl-id=1 core-id=2");
 }
 
 int main(int argc, char **argv)

@@ -113,4 +113,46 @@ static inline void hisi_wait_migration(QTestState *qts)
     g_assert_not_reached();
 }
 
+typedef void HisiInitFn(HisiDev *h, const char *extra);
+
+/*
+ * Migrate the stopped @src into @dst, which @init starts with extra
+ * arguments " -incoming defer"; @dst runs on after.
+ */
+static inline void hisi_migrate(HisiDev *src, HisiDev *dst, HisiInitFn *init)
+{
+    g_autofree char *file = g_strdup_printf("%s/hisi-qtest-mig-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("file:%s", file);
+
+    qtest_qmp_assert_success(src->qts, "{'execute': 'stop'}");
+    qtest_qmp_assert_success(src->qts, "{'execute': 'migrate', 'arguments':"
+                             " {'uri': %s}}", uri);
+    hisi_wait_migration(src->qts);
+    init(dst, " -incoming defer");
+    qtest_qmp_assert_success(dst->qts, "{'execute': 'migrate-incoming',"
+                             " 'arguments': {'uri': %s}}", uri);
+    hisi_wait_migration(dst->qts);
+    qtest_qmp_assert_success(dst->qts, "{'execute': 'cont'}");
+    unlink(file);
+}
+
+/* QEMU with @args must refuse to start, saying @what */
+static inline void hisi_assert_refused(const char *args, const char *what)
+{
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    g_autofree char *cmd = g_strdup_printf("%s -M virt -nic none -display none"
+                                           " -S %s",
+                                           getenv("QTEST_QEMU_BINARY"), args);
+    g_auto(GStrv) argv = g_strsplit(cmd, " ", -1);
+    int status;
+
+    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, NULL));
+    g_test_message("%s: %s", args, err);
+    g_assert_cmpint(status, !=, 0);
+    g_assert_nonnull(strstr(err, what));
+}
+
 #endif

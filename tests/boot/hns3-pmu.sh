@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# hns3-pmu with the upstream hns3_pmu driver and perf stat. Topology and
+# traffic (tests/boot/meson.build): the PMU id=pmu0 sicl-id=5 at 00:0a.0;
+# root port 00:10.0 -> 01:00.0 and 01:00.1 (pci-testdev), the NIC's two
+# functions, on MAC ports 0 and 1, 4 queues each on 4 TCs. Traffic rules:
+# every queue receives 100000 packets/s of 1000 bytes; the rest is the
+# default profile (transmit 100000/s per queue, an interrupt per 16
+# packets, receive latency 1500 ns). Cycles count at 100 MHz.
+. /guest/tests/lib/ktap.sh
+. /guest/tests/lib/qmp.sh
+. /guest/tests/lib/perf.sh
+
+NAME=hns3_pmu_sicl_5
+PMU=/sys/bus/event_source/devices/$NAME
+CLK=100000000
+
+ktap_start hns3_pmu 14
+
+ktap_check probe test -e /sys/bus/pci/drivers/hns3_pmu/0000:00:0a.0
+ktap_check pmu-name-from-sicl test -d $PMU
+ktap_check sysfs-values test "$(cat $PMU/identifier) $(cat $PMU/bdf_min) $(cat $PMU/bdf_max) $(cat $PMU/hw_clk_freq)" = "0x40 01:00.0 01:1f.7 $CLK"
+ktap_check cpumask-one-cpu grep -qxE '[0-9]+' $PMU/cpumask
+ktap_check events-110 test "$(ls $PMU/events | wc -l) $(ls $PMU/filtermode | wc -l)" = "110 110"
+
+# pair A B FILTER [SECONDS]: the counts of the two halves of an event pair
+pair() {
+	perf stat -x, -a -e "{$NAME/$1,$3/,$NAME/$2,$3/}" -- sleep "${4:-1}" 2>&1 |
+		awk -F, '/hns3_pmu/ { printf "%s ", $1 }'
+}
+
+# rate COUNTER-EVENT TIME-EVENT FILTER WANT: COUNTER per second, +-1 %
+rate() {
+	set -- $(pair "$1" "$2" "$3") "$4"
+	echo "$1 over $2 cycles"
+	awk -v n="$1" -v c="$2" -v clk=$CLK -v want="$3" \
+		'BEGIN { v = n / (c / clk); print v "/s"; exit !(c > 0 && v > want * 0.99 && v < want * 1.01) }'
+}
+
+# 2 functions x 4 queues x 100000 packets/s, of 1000 bytes
+ktap_check receive-packets-global rate pps_ssu_rpu_packet_num pps_ssu_rpu_time global=1 800000
+ktap_check receive-bytes-global rate bw_ssu_rpu_byte_num bw_ssu_rpu_time global=1 800000000
+# one function (queue=0xffff: the driver's func mode), one of its queues
+ktap_check function-filter rate pps_ssu_rpu_packet_num pps_ssu_rpu_time bdf=0x101,queue=0xffff 400000
+ktap_check function-queue-filter rate pps_ssu_rpu_packet_num pps_ssu_rpu_time bdf=0x101,queue=3 100000
+# 01:00.1 sends on MAC port 1; its queue 2 is on TC 2
+ktap_check port-tc-filter rate pps_ssu_egu_packet_num pps_ssu_egu_time port=1,tc=2 100000
+# an interrupt per 16 packets of each queue, both directions
+ktap_check interrupt-rate rate pps_intr_msix_nic_intr_num pps_intr_msix_nic_time global=1 100000
+
+# The RPU's share of the receive latency: 25 % of 1500 ns
+latency() {
+	set -- $(pair dly_rpu_time dly_rpu_packet_num global=1)
+	echo "$1 cycles over $2 packets"
+	awk -v c="$1" -v n="$2" -v clk=$CLK \
+		'BEGIN { v = c / n * 1e9 / clk; print v " ns"; exit !(n > 0 && v > 375 * 0.99 && v < 375 * 1.01) }'
+}
+ktap_check receive-latency-375ns latency
+
+# The driver refuses what the hardware cannot do.
+invalid_filters() {
+	perf_opens $NAME pps_ssu_rpu_packet_num,bdf=0x100,queue=3 || { echo "refused a valid queue"; return 1; }
+	perf_refused $NAME pps_ssu_rpu_packet_num,bdf=0x100,queue=4 &&   # no such queue
+	perf_refused $NAME pps_ssu_rpu_packet_num,bdf=0x102,queue=0xffff &&  # no such function
+	perf_refused $NAME pps_ssu_rpu_packet_num,bdf=0x300,queue=0xffff &&  # outside bdf_max
+	perf_refused $NAME bw_rd_fbd_byte_num,port=1                     # global only
+}
+ktap_check invalid-filters-refused invalid_filters
+
+# A rule set over QMP while the guest runs changes what it measures.
+runtime_rate() {
+	qmp_open >/dev/null || return 1
+	qmp '{"execute": "qom-set", "arguments": {"path": "t0", "property": "rules", "value": "stream=nic-rx,rate=300000,len=1000"}}' >/dev/null ||
+		return 1
+	rate pps_ssu_rpu_packet_num pps_ssu_rpu_time global=1 2400000
+}
+ktap_check runtime-rule-triples-rate runtime_rate
+ktap_finish
