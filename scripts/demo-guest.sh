@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run inside the guest by scripts/demo: show the PCI topology, the drivers,
-# the PMUs, the PTT tuning and tracing, and the PCIe and HNS3 PMUs
+# the PMUs, the PTT tuning and tracing, and the PCIe, HNS3 and CCN PMUs
 # counting, through the real perf tool.
 PTT=/sys/bus/event_source/devices/hisi_ptt0_2
 
@@ -50,3 +50,7 @@ perf stat -a -e "{$NIC/pps_ssu_rpu_packet_num,bdf=0x100,queue=0xffff/,$NIC/pps_s
 echo "=== perf stat: their bytes (configured 400 MB/s) and the RPU's latency (375 ns)"
 perf stat -a -e "{$NIC/bw_ssu_rpu_byte_num,bdf=0x100,queue=0xffff/,$NIC/bw_ssu_rpu_time,bdf=0x100,queue=0xffff/}" -e "{$NIC/dly_rpu_time,global=1/,$NIC/dly_rpu_packet_num,global=1/}" -- sleep 1 2>&1 |
 	grep -E 'hns3_pmu|elapsed' | sed 's/^/  /'
+
+echo "=== CCN PMU: $(ls /sys/bus/event_source/devices/ccn/events | wc -l) events; perf stat of HN-F node 2 (2 M requests/s) and XP 1's DAT flits"
+perf stat -a -e ccn/cycles/ -e ccn/hnf_pocq_reqs_recvd,node=2/ -e ccn/hnf_cache_miss,node=2/ -e ccn/xp_valid_flit,xp=1,vc=3,bus=0/ -- sleep 1 2>&1 |
+	grep -E 'ccn/|elapsed' | sed 's/^/  /'

@@ -5,10 +5,11 @@
  * the built-in per-endpoint profiles (model/traffic-rules.h), whether it
  * is paused, the PCIe core tuning, and the virtual time of the last
  * change. Devices that observe it (hisi-ptt, and the PMUs) get the PCIe
- * streams of each endpoint, or the NIC streams of each function, from it
- * and are told before and after every change, so that what they trace and
- * count stays continuous. Changes come from QMP
- * (qom-set of "rules", "paused", "seed") and from the PTT's tuning.
+ * streams of each endpoint, the NIC streams of each function, or the ring
+ * streams of each CCN node from it, and are told before and after every
+ * change, so that what they trace and count stays continuous. Changes come
+ * from QMP (qom-set of "rules", "paused", "seed") and from the PTT's
+ * tuning.
  *
  * -object hisi-traffic,id=t0,seed=7,rules="stream=dma-write,rate=400000"
  * -device hisi-ptt,traffic=t0
@@ -115,6 +116,18 @@ uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
     }
     return nic_function_streams(out, t->seed, spec, func, mac_port, queues,
                                 tcs, t->epoch);
+}
+
+void hisi_traffic_ring_streams(HisiTraffic *t, RingStream *out, uint8_t node,
+                               uint8_t type)
+{
+    RingSpec spec;
+
+    ring_profile_default(type, &spec);
+    if (t->paused) {
+        memset(&spec, 0, sizeof(spec));
+    }
+    ring_node_streams(out, t->seed, &spec, node, type, t->epoch);
 }
 
 static char *traffic_get_rules(Object *obj, Error **errp)

@@ -10,6 +10,7 @@
 #include "qemu/notify.h"
 #include "qom/object.h"
 #include "model/traffic.h"
+#include "model/ring-traffic.h"
 #include "model/traffic-rules.h"
 
 #define TYPE_HISI_TRAFFIC "hisi-traffic"
@@ -51,5 +52,12 @@ uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
                                   uint16_t func, uint16_t port,
                                   uint8_t mac_port, uint16_t queues,
                                   uint8_t tcs);
+
+/*
+ * The RING_NODE_STREAMS flit streams of ring node @node of @type (a CCN
+ * node type) into @out (ring_node_streams()).
+ */
+void hisi_traffic_ring_streams(HisiTraffic *t, RingStream *out, uint8_t node,
+                               uint8_t type);
 
 #endif

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# arm-ccn with the upstream arm-ccn driver (bound through the device tree)
+# and perf stat. Topology (hw/hisilicon/arm-ccn.c, docs/arm-ccn.md): 11
+# XPs; RN-I nodes 0-1, HN-F nodes 2-5 and 8-11, HN-I 6, SBAS 7, MN 12,
+# SBSX 13 (node n on XP n / 2, port n % 2). Default traffic: an HN-F
+# receives 2000000 requests/s, an RN-I 800000 read data flits/s; cycles
+# count at 1 GHz.
+. /guest/tests/lib/ktap.sh
+. /guest/tests/lib/qmp.sh
+. /guest/tests/lib/perf.sh
+
+PMU=/sys/bus/event_source/devices/ccn
+
+ktap_start arm_ccn 10
+
+ktap_check probe sh -c 'ls /sys/bus/platform/drivers/arm-ccn/ | grep -q ccn'
+ktap_check pmu-registered test -d $PMU
+ktap_check events-listed sh -c "ls $PMU/events | grep -qx hnf_cache_miss && ls $PMU/events | grep -qx xp_watchpoint && ls $PMU/events | grep -qx sbas_rxdat_flits"
+
+# counts EVENT...: the counts of one perf stat group over 1 s, then the
+# seconds it took
+counts() {
+	local group
+	group=$(echo "$@" | sed 's/\([^ ]*\)/ccn\/\1\//g; s/ /,/g')
+	perf stat -x, -a -e "{$group}" -- sleep 1 2>&1 |
+		awk -F, '/ccn\// { printf "%s ", $1 }'
+}
+
+# per_s COUNT CYCLES WANT: COUNT per second of CYCLES at 1 GHz is WANT +-1 %
+per_s() {
+	awk -v n="$1" -v c="$2" -v want="$3" \
+		'BEGIN { v = n / (c / 1e9); print v "/s"; exit !(c > 0 && v > want * 0.99 && v < want * 1.01) }'
+}
+
+hnf_requests() {
+	set -- $(counts cycles hnf_pocq_reqs_recvd,node=2)
+	echo "$2 requests in $1 cycles"
+	per_s "$2" "$1" 2000000
+}
+ktap_check hnf-requests-2M-per-s hnf_requests
+
+# cache_miss and mc_reqs are the same requests; both fewer than all
+hnf_misses() {
+	set -- $(counts hnf_cache_miss,node=4 hnf_mc_reqs,node=4 hnf_pocq_reqs_recvd,node=4)
+	echo "misses $1, memory requests $2, requests $3"
+	[ "$1" = "$2" ] && [ "$1" -gt 0 ] && [ "$1" -lt "$3" ]
+}
+ktap_check hnf-misses-agree hnf_misses
+
+# read data beats of the three AXI ports add up to the flits received
+rni_beats() {
+	set -- $(counts rni_rdata_beats_p0,node=0 rni_rdata_beats_p1,node=0 rni_rdata_beats_p2,node=0 rni_rxdat_flits,node=0 cycles)
+	echo "beats $1 + $2 + $3, flits $4, cycles $5"
+	[ $(($1 + $2 + $3)) = "$4" ] && per_s "$4" "$5" 800000
+}
+ktap_check rni-beats-add-up rni_beats
+
+# XP 1's valid DAT flits on bus 0: node 2's, both ways (1 M + 1.5 M/s)
+xp_flits() {
+	set -- $(counts cycles xp_valid_flit,xp=1,vc=3,bus=0)
+	echo "$2 flits in $1 cycles"
+	per_s "$2" "$1" 2500000
+}
+ktap_check xp-valid-flits xp_flits
+
+# A watchpoint matching every flit (mask 8: ANY) counts what the node event
+# counts: the requests node 2 receives (XP 1, port 0, dir 0, vc 0)
+watchpoint() {
+	set -- $(counts xp_watchpoint,xp=1,port=0,vc=0,dir=0,cmp_l=0,cmp_h=0,mask=0x8 hnf_pocq_reqs_recvd,node=2)
+	echo "watchpoint $1, requests $2"
+	[ "$1" -gt 0 ] && [ "$1" = "$2" ]
+}
+ktap_check watchpoint-any-matches-all watchpoint
+
+# The driver refuses what the topology does not have.
+invalid_events() {
+	perf_opens ccn hnf_cache_miss,node=2 || { echo "refused a valid node"; return 1; }
+	perf_refused ccn hnf_cache_miss,node=1 &&       # node 1 is an RN-I
+	perf_refused ccn xp_valid_flit,xp=11,vc=0,bus=0 &&
+	perf_refused ccn hnf_cache_miss,node=40
+}
+ktap_check invalid-events-refused invalid_events
+
+# Pausing the traffic over QMP stops the flits, not the cycles.
+paused() {
+	qmp_open >/dev/null || return 1
+	qmp '{"execute": "qom-set", "arguments": {"path": "/machine/hisi-traffic-default", "property": "paused", "value": true}}' >/dev/null ||
+		return 1
+	set -- $(counts cycles hnf_pocq_reqs_recvd,node=2)
+	echo "$2 requests in $1 cycles"
+	[ "$2" = 0 ] && [ "$1" -gt 0 ]
+}
+ktap_check paused-traffic-stops-flits paused
+ktap_finish
