@@ -124,6 +124,7 @@ void hisi_traffic_ring_streams(HisiTraffic *t, RingStream *out, uint8_t node,
     RingSpec spec;
 
     ring_profile_default(type, &spec);
+    traffic_rules_apply_ring(&t->rules, node, &spec);
     if (t->paused) {
         memset(&spec, 0, sizeof(spec));
     }

@@ -11,7 +11,9 @@
 
 PMU=/sys/bus/event_source/devices/ccn
 
-ktap_start arm_ccn 10
+ktap_start arm_ccn 11
+# one QMP session for the whole suite: cases run in subshells
+qmp_open >/dev/null || echo "# no QMP"
 
 ktap_check probe sh -c 'ls /sys/bus/platform/drivers/arm-ccn/ | grep -q ccn'
 ktap_check pmu-registered test -d $PMU
@@ -81,9 +83,18 @@ invalid_events() {
 }
 ktap_check invalid-events-refused invalid_events
 
+# A rule set over QMP while the guest runs changes what it measures.
+runtime_rate() {
+	qmp '{"execute": "qom-set", "arguments": {"path": "/machine/hisi-traffic-default", "property": "rules", "value": "node=2,stream=ring-req-rx,rate=6000000"}}' >/dev/null ||
+		return 1
+	set -- $(counts cycles hnf_pocq_reqs_recvd,node=2 hnf_pocq_reqs_recvd,node=3)
+	echo "node 2: $2, node 3: $3 requests in $1 cycles"
+	per_s "$2" "$1" 6000000 && per_s "$3" "$1" 2000000
+}
+ktap_check runtime-rule-triples-rate runtime_rate
+
 # Pausing the traffic over QMP stops the flits, not the cycles.
 paused() {
-	qmp_open >/dev/null || return 1
 	qmp '{"execute": "qom-set", "arguments": {"path": "/machine/hisi-traffic-default", "property": "paused", "value": true}}' >/dev/null ||
 		return 1
 	set -- $(counts cycles hnf_pocq_reqs_recvd,node=2)

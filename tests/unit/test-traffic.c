@@ -312,6 +312,27 @@ static void test_nic_rules(void)
     g_assert_cmpuint(spec[NIC_RX].latency_ns, ==, 700);
 }
 
+static void test_ring_rules(void)
+{
+    TrafficRules rules = { 0 };
+    RingSpec spec, def;
+    char err[256];
+
+    g_assert_true(traffic_rules_parse(&rules, "stream=ring-all,rate=7;"
+                                      "node=2,stream=ring-req-rx,rate=5000;"
+                                      "stream=nic-rx,rate=1", err,
+                                      sizeof(err)));
+    ring_profile_default(RING_TYPE_HNF, &def);
+    spec = def;
+    traffic_rules_apply_ring(&rules, 2, &spec);
+    for (unsigned k = 0; k < RING_NODE_STREAMS; k++) {
+        g_assert_cmpuint(spec.rate[k], ==, k == 0 ? 5000 : 7);
+    }
+    spec = def;
+    traffic_rules_apply_ring(&rules, 3, &spec);
+    g_assert_cmpuint(spec.rate[0], ==, 7);
+}
+
 static void test_bad_rules(void)
 {
     static const struct {
@@ -333,6 +354,11 @@ static void test_bad_rules(void)
         { "port=00:10.8,stream=all,rate=1", "bad port value" },
         { "rate=1", "needs stream=" },
         { "stream=all", "needs rate=, len=, latency= or coalesce=" },
+        { "node=2,stream=dma-write,rate=1", "the others ep=, port= and no" },
+        { "ep=01:00.0,stream=ring-all,rate=1", "ring streams take node=" },
+        { "stream=ring-req-rx,len=4", "ring streams take node= and rate=" },
+        { "node=256,stream=ring-all,rate=1", "bad node value '256'" },
+        { "stream=ring-req-up,rate=1", "bad stream value" },
         { "stream=all,speed=1", "unknown field 'speed'" },
         { "stream=all,rate", "'rate' is not name=value" },
     };
@@ -366,6 +392,7 @@ int main(int argc, char **argv)
     g_test_add_func("/traffic/period", test_period);
     g_test_add_func("/traffic/rules", test_rules);
     g_test_add_func("/traffic/nic-rules", test_nic_rules);
+    g_test_add_func("/traffic/ring-rules", test_ring_rules);
     g_test_add_func("/traffic/bad-rules", test_bad_rules);
     return g_test_run();
 }

@@ -15,6 +15,11 @@ const char *const traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS] = {
     "mmio-write", "mmio-read", "mmio-read-cpl", "p2p-cpl",
 };
 
+const char *const ring_stream_names[RING_NODE_STREAMS] = {
+    "ring-req-rx", "ring-req-tx", "ring-rsp-rx", "ring-rsp-tx",
+    "ring-snp-rx", "ring-snp-tx", "ring-dat-rx", "ring-dat-tx",
+};
+
 const char *const nic_stream_names[NIC_KINDS] = {
     [NIC_TX] = "nic-tx", [NIC_RX] = "nic-rx",
     [NIC_ROCE_TX] = "roce-tx", [NIC_ROCE_RX] = "roce-rx",
@@ -108,6 +113,16 @@ static bool parse_streams(const char *s, TrafficRule *r)
             return true;
         }
     }
+    if (!strcmp(s, "ring-all")) {
+        r->ring_streams = (1u << RING_NODE_STREAMS) - 1;
+        return true;
+    }
+    for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+        if (!strcmp(s, ring_stream_names[i])) {
+            r->ring_streams = 1u << i;
+            return true;
+        }
+    }
     return false;
 }
 
@@ -119,6 +134,7 @@ static bool parse_rule(TrafficRule *r, char *fields, char *err, size_t errlen)
     memset(r, 0, sizeof(*r));
     r->ep = TRAFFIC_ANY_BDF;
     r->port = TRAFFIC_ANY_BDF;
+    r->node = TRAFFIC_ANY_NODE;
     for (char *f = strtok_r(fields, ",", &save); f;
          f = strtok_r(NULL, ",", &save)) {
         char *val = strchr(f, '=');
@@ -133,8 +149,13 @@ static bool parse_rule(TrafficRule *r, char *fields, char *err, size_t errlen)
             ok = parse_bdf(val, &r->ep);
         } else if (!strcmp(f, "port")) {
             ok = parse_bdf(val, &r->port);
+        } else if (!strcmp(f, "node")) {
+            uint64_t n = 0;
+
+            ok = parse_u64(val, UINT8_MAX, &n);
+            r->node = n;
         } else if (!strcmp(f, "stream")) {
-            r->streams = r->nic_streams = 0;
+            r->streams = r->nic_streams = r->ring_streams = 0;
             ok = parse_streams(val, r);
         } else if (!strcmp(f, "rate")) {
             ok = parse_u64(val, TRAFFIC_MAX_RATE, &r->rate);
@@ -155,22 +176,32 @@ static bool parse_rule(TrafficRule *r, char *fields, char *err, size_t errlen)
             r->coalesce = n;
             r->set_coalesce = true;
         } else {
-            snprintf(err, errlen, "unknown field '%s' (ep, port, stream, "
-                     "rate, len, latency, coalesce)", f);
+            snprintf(err, errlen, "unknown field '%s' (ep, port, node, "
+                     "stream, rate, len, latency, coalesce)", f);
             return false;
         }
         if (!ok) {
             snprintf(err, errlen, "bad %s value '%s' (ep/port: BB:DD.F; "
-                     "stream: a stream name, all or nic-all; rate: 0..%llu "
-                     "per s; len: N or N-N in 1..65535; latency: 0..%u ns; "
-                     "coalesce: 1..65535)", f, val,
+                     "node: 0..255; stream: a stream name, all, nic-all or "
+                     "ring-all; rate: 0..%llu per s; len: N or N-N in "
+                     "1..65535; latency: 0..%u ns; coalesce: 1..65535)", f,
+                     val,
                      (unsigned long long)TRAFFIC_MAX_RATE,
                      TRAFFIC_MAX_LATENCY_NS);
             return false;
         }
     }
-    if (!r->streams && !r->nic_streams) {
-        snprintf(err, errlen, "a rule needs stream=NAME, all or nic-all");
+    if (!r->streams && !r->nic_streams && !r->ring_streams) {
+        snprintf(err, errlen, "a rule needs stream=NAME, all, nic-all or "
+                 "ring-all");
+        return false;
+    }
+    if (r->ring_streams ? r->ep != TRAFFIC_ANY_BDF ||
+                          r->port != TRAFFIC_ANY_BDF ||
+                          r->set_len || r->set_latency || r->set_coalesce :
+        r->node != TRAFFIC_ANY_NODE) {
+        snprintf(err, errlen, "ring streams take node= and rate=, the "
+                 "others ep=, port= and no node=");
         return false;
     }
     if (!r->set_rate && !r->set_len && !r->set_latency && !r->set_coalesce) {
@@ -271,6 +302,24 @@ void traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
             }
             if (r->set_coalesce) {
                 spec[k].coalesce = r->coalesce;
+            }
+        }
+    }
+}
+
+void traffic_rules_apply_ring(const TrafficRules *rules, uint8_t node,
+                              RingSpec *spec)
+{
+    for (unsigned i = 0; i < rules->n; i++) {
+        const TrafficRule *r = &rules->rule[i];
+
+        if (!r->set_rate ||
+            (r->node != TRAFFIC_ANY_NODE && r->node != node)) {
+            continue;
+        }
+        for (unsigned k = 0; k < RING_NODE_STREAMS; k++) {
+            if (r->ring_streams & (1u << k)) {
+                spec->rate[k] = r->rate;
             }
         }
     }

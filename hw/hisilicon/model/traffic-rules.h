@@ -4,7 +4,8 @@
  *
  *   rule[;rule...]
  *   rule = field[,field...]
- *   field = ep=BB:DD.F | port=BB:DD.F | stream=NAME|all|nic-all
+ *   field = ep=BB:DD.F | port=BB:DD.F | node=N
+ *         | stream=NAME|all|nic-all|ring-all
  *         | rate=PER_S | len=N[-N] | latency=NS | coalesce=N
  *
  * e.g. "stream=dma-write,rate=400000,len=32;ep=01:00.0,stream=all,rate=0".
@@ -16,7 +17,10 @@
  * the NIC functions an hns3-pmu watches (ep= is the function): nic-tx,
  * nic-rx, roce-tx, roce-rx (nic_stream_names; "nic-all": these), with
  * rates in packets/s, lengths in bytes (1..65535) and coalesce= packets
- * per interrupt (1..65535).
+ * per interrupt (1..65535). Ring stream names, for the nodes of a CCN
+ * (node= is the node id): ring-req-rx, ring-req-tx, ring-rsp-rx, ...,
+ * ring-dat-tx (ring_stream_names; "ring-all": these), with rates in flits/s
+ * and nothing else.
  *
  * Plain C with no QEMU headers: the host unit tests use it.
  *
@@ -31,18 +35,22 @@
 #include <stdint.h>
 
 #include "nic-traffic.h"
+#include "ring-traffic.h"
 #include "traffic.h"
 
 #define TRAFFIC_MAX_RULES       32
 #define TRAFFIC_MAX_RATE        10000000000ull  /* TLPs/s */
 #define TRAFFIC_MAX_LATENCY_NS  1000000000u
 #define TRAFFIC_ANY_BDF         (-1)
+#define TRAFFIC_ANY_NODE        (-1)
 
 typedef struct TrafficRule {
     int32_t ep;             /* BDF, or TRAFFIC_ANY_BDF */
     int32_t port;           /* BDF, or TRAFFIC_ANY_BDF */
+    int32_t node;           /* ring node id, or TRAFFIC_ANY_NODE */
     uint8_t streams;        /* bit i: PCIe stream i of the profile */
     uint8_t nic_streams;    /* bit NicKind */
+    uint8_t ring_streams;   /* bit vc * 2 + dir */
     bool set_rate;
     bool set_len;
     bool set_latency;
@@ -61,6 +69,7 @@ typedef struct TrafficRules {
 
 extern const char *const traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS];
 extern const char *const nic_stream_names[NIC_KINDS];
+extern const char *const ring_stream_names[RING_NODE_STREAMS];
 
 /*
  * Parse @text into @rules. On a mistake returns false, leaves @rules alone
@@ -76,5 +85,9 @@ void traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
 /* Apply @rules to the NIC profile @spec of function @ep below @port. */
 void traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
                              uint16_t port, NicSpec *spec);
+
+/* Apply @rules to the ring profile @spec of node @node. */
+void traffic_rules_apply_ring(const TrafficRules *rules, uint8_t node,
+                              RingSpec *spec);
 
 #endif
