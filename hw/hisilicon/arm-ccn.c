@@ -302,7 +302,9 @@ static void ccn_fold(ArmCcnState *s, int64_t now)
 {
     uint32_t overflowed = 0;
 
+    /* A time before the last (a qtest clock restarts after migration) */
     if (now <= s->since) {
+        s->since = now;
         return;
     }
     for (unsigned idx = 0; idx < CCN_COUNTERS; idx++) {
@@ -781,12 +783,6 @@ static void arm_ccn_unrealize(DeviceState *dev)
     timer_free(s->overflow_timer);
 }
 
-static int arm_ccn_post_load(void *opaque, int version_id)
-{
-    ccn_update_irq(opaque);
-    return 0;
-}
-
 static const VMStateDescription vmstate_ccn_xp = {
     .name = "arm-ccn-xp",
     .version_id = 1,
@@ -808,7 +804,6 @@ static const VMStateDescription vmstate_arm_ccn = {
     .name = TYPE_ARM_CCN,
     .version_id = 1,
     .minimum_version_id = 1,
-    .post_load = arm_ccn_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(errint, ArmCcnState),
         VMSTATE_UINT32_ARRAY(active_dsm, ArmCcnState, 2),

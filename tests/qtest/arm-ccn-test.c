@@ -11,7 +11,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/bitops.h"
-#include "libqtest.h"
+#include "hisi-qtest.h"
 
 #define CCN_BASE            0x0c000000ull
 #define REGION(r)           (CCN_BASE + 0x10000ull * (r))
@@ -48,12 +48,20 @@
 #define HNF_POCQ_REQS_RECVD 0x5
 #define HNF_RATE            2000000         /* requests per second */
 
-static QTestState *ccn_init(void)
+static QTestState *ccn_start(const char *extra)
 {
-    QTestState *qts = qtest_init("-M virt -nic none -device arm-ccn,id=ccn");
+    QTestState *qts = qtest_initf("-M virt -nic none -device arm-ccn,id=ccn%s",
+                                  extra);
 
     qtest_irq_intercept_out_named(qts, "/machine/peripheral/ccn",
                                   "sysbus-irq");
+    return qts;
+}
+
+static QTestState *ccn_init(void)
+{
+    QTestState *qts = ccn_start("");
+
     /* as the driver's probe leaves it */
     qtest_writel(qts, DT_CTL, 1);
     qtest_writel(qts, DT_PMCR, PMCR_OVFL_INTR_EN | PMCR_PMU_EN);
@@ -226,6 +234,34 @@ static void test_bad_accesses(void)
     qtest_quit(qts);
 }
 
+/* Counting and a pending overflow go on after migration. */
+static void test_migration(void)
+{
+    QTestState *src = ccn_init(), *dst;
+    uint32_t cnt;
+
+    qtest_writel(src, NODE_EVENT_SEL(HNF2), HNF_POCQ_REQS_RECVD);
+    ccn_count(src, 5, 1, 0x8);
+    qtest_writel(src, DT_PMEVCNT(6), 0xffffffff);
+    qtest_qmp_assert_success(src, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 'ccn', 'property': 'advance', "
+                             "'value': '6=1'}}");
+    g_assert_true(qtest_get_irq(src, 0));
+    qtest_clock_step(src, 1000000);
+    cnt = qtest_readl(src, DT_PMEVCNT(5));
+    g_assert_cmpuint(cnt, ==, HNF_RATE / 1000);
+    dst = ccn_start(" -incoming defer");
+    hisi_migrate_into(src, dst);
+    /* (the interrupt controller's state carries the line's level) */
+    g_assert_cmphex(qtest_readl(dst, DT_PMOVSR), ==, BIT(6));
+    g_assert_cmphex(qtest_readl(dst, MN_ERR_SIG_VAL), ==, BIT(1));
+    g_assert_cmpuint(qtest_readl(dst, DT_PMEVCNT(5)), ==, cnt);
+    qtest_clock_step(dst, 1000000);
+    g_assert_cmpuint(qtest_readl(dst, DT_PMEVCNT(5)), ==, 2 * cnt);
+    qtest_quit(dst);
+    qtest_quit(src);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -234,5 +270,6 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/overflow", test_overflow);
     qtest_add_func("/arm-ccn/watchpoint-opcode", test_watchpoint_opcode);
     qtest_add_func("/arm-ccn/bad-accesses", test_bad_accesses);
+    qtest_add_func("/arm-ccn/migration", test_migration);
     return g_test_run();
 }

@@ -113,28 +113,34 @@ static inline void hisi_wait_migration(QTestState *qts)
     g_assert_not_reached();
 }
 
-typedef void HisiInitFn(HisiDev *h, const char *extra);
-
 /*
- * Migrate the stopped @src into @dst, which @init starts with extra
- * arguments " -incoming defer"; @dst runs on after.
+ * Migrate the stopped @src into @dst, started with "-incoming defer"; @dst
+ * runs on after.
  */
-static inline void hisi_migrate(HisiDev *src, HisiDev *dst, HisiInitFn *init)
+static inline void hisi_migrate_into(QTestState *src, QTestState *dst)
 {
     g_autofree char *file = g_strdup_printf("%s/hisi-qtest-mig-%d",
                                             g_get_tmp_dir(), getpid());
     g_autofree char *uri = g_strdup_printf("file:%s", file);
 
-    qtest_qmp_assert_success(src->qts, "{'execute': 'stop'}");
-    qtest_qmp_assert_success(src->qts, "{'execute': 'migrate', 'arguments':"
+    qtest_qmp_assert_success(src, "{'execute': 'stop'}");
+    qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments':"
                              " {'uri': %s}}", uri);
-    hisi_wait_migration(src->qts);
-    init(dst, " -incoming defer");
-    qtest_qmp_assert_success(dst->qts, "{'execute': 'migrate-incoming',"
+    hisi_wait_migration(src);
+    qtest_qmp_assert_success(dst, "{'execute': 'migrate-incoming',"
                              " 'arguments': {'uri': %s}}", uri);
-    hisi_wait_migration(dst->qts);
-    qtest_qmp_assert_success(dst->qts, "{'execute': 'cont'}");
+    hisi_wait_migration(dst);
+    qtest_qmp_assert_success(dst, "{'execute': 'cont'}");
     unlink(file);
+}
+
+typedef void HisiInitFn(HisiDev *h, const char *extra);
+
+/* Migrate @src into @dst, which @init starts to take it */
+static inline void hisi_migrate(HisiDev *src, HisiDev *dst, HisiInitFn *init)
+{
+    init(dst, " -incoming defer");
+    hisi_migrate_into(src->qts, dst->qts);
 }
 
 /* QEMU with @args must refuse to start, saying @what */
