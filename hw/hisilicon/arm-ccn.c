@@ -768,11 +768,8 @@ static void arm_ccn_realize(DeviceState *dev, Error **errp)
     sysbus_init_irq(SYS_BUS_DEVICE(s), &s->irq);
     s->overflow_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
                                      ccn_overflow_timer_cb, s);
-    if (!s->traffic) {
-        s->traffic = hisi_traffic_default();
-    }
-    s->traffic_changed.notify = ccn_traffic_changed;
-    hisi_traffic_add_change_notifier(s->traffic, &s->traffic_changed);
+    s->traffic = hisi_traffic_observe(s->traffic, &s->traffic_changed,
+                                      ccn_traffic_changed);
 }
 
 static void arm_ccn_unrealize(DeviceState *dev)

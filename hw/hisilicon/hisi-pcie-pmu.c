@@ -531,11 +531,8 @@ static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
     }
     s->overflow_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
                                      pmu_overflow_timer_cb, s);
-    if (!s->traffic) {
-        s->traffic = hisi_traffic_default();
-    }
-    s->traffic_changed.notify = pmu_traffic_changed;
-    hisi_traffic_add_change_notifier(s->traffic, &s->traffic_changed);
+    s->traffic = hisi_traffic_observe(s->traffic, &s->traffic_changed,
+                                      pmu_traffic_changed);
 }
 
 static void hisi_pcie_pmu_exit(PCIDevice *pdev)

@@ -679,11 +679,8 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
     s->buf_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ptt_buf_timer_cb, s);
     s->dma_chunk = g_malloc(PTT_DMA_CHUNK);
     s->gen = g_new(PttTraceGen, 1);
-    if (!s->traffic) {
-        s->traffic = hisi_traffic_default();
-    }
-    s->traffic_changed.notify = ptt_traffic_changed;
-    hisi_traffic_add_change_notifier(s->traffic, &s->traffic_changed);
+    s->traffic = hisi_traffic_observe(s->traffic, &s->traffic_changed,
+                                      ptt_traffic_changed);
 }
 
 static void hisi_ptt_exit(PCIDevice *pdev)

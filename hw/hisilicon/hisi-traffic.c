@@ -63,9 +63,15 @@ static void traffic_change(HisiTraffic *t,
     traffic_notify(t, now, true);
 }
 
-void hisi_traffic_add_change_notifier(HisiTraffic *t, Notifier *n)
+HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
+                                  void (*fn)(Notifier *n, void *data))
 {
+    if (!t) {
+        t = hisi_traffic_default();
+    }
+    n->notify = fn;
     notifier_list_add(&t->change_notifiers, n);
+    return t;
 }
 
 void hisi_traffic_remove_change_notifier(Notifier *n)

@@ -29,7 +29,12 @@ typedef struct HisiTrafficChange {
 /* The object devices share when none is given to them */
 HisiTraffic *hisi_traffic_default(void);
 
-void hisi_traffic_add_change_notifier(HisiTraffic *t, Notifier *n);
+/*
+ * Observe @t, or the shared default object when @t is NULL: @fn gets the
+ * HisiTrafficChange of each change through @n. Returns the object.
+ */
+HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
+                                  void (*fn)(Notifier *n, void *data));
 void hisi_traffic_remove_change_notifier(Notifier *n);
 
 /* The PCIe core's tuning, set by the PTT that tunes it */
