@@ -3,13 +3,13 @@
  *
  * One object holds what the traffic is: the seed, the rules that change
  * the built-in per-endpoint profiles (model/traffic-rules.h), whether it
- * is paused, the PCIe core tuning, and the virtual time of the last
- * change. Devices that observe it (hisi-ptt, and the PMUs) get the PCIe
+ * is paused (or runs for a burst of a set length), the PCIe core tuning,
+ * and the virtual time of the last change. Devices that observe it (hisi-ptt, and the PMUs) get the PCIe
  * streams of each endpoint, the NIC streams of each function, or the ring
  * streams of each CCN node from it, and are told before and after every
  * change, so that what they trace and count stays continuous. Changes come
- * from QMP (qom-set of "rules", "paused", "seed") and from the PTT's
- * tuning.
+ * from QMP (qom-set of "rules", "paused", "burst-ns", "seed") and from the
+ * PTT's tuning.
  *
  * -object hisi-traffic,id=t0,seed=7,rules="stream=dma-write,rate=400000"
  * -device hisi-ptt,traffic=t0
@@ -37,6 +37,8 @@ struct HisiTraffic {
     uint32_t rules_len;         /* strlen(rules_text) + 1, for migration */
     TrafficRules rules;
     bool paused;
+    /* Pauses the traffic at the end of a burst (see traffic_set_burst) */
+    QEMUTimer *burst_timer;
     int64_t epoch;              /* ns: when the traffic last changed */
     TrafficTuning tune;
     NotifierList change_notifiers;
@@ -183,7 +185,56 @@ static void apply_paused(HisiTraffic *t, const void *opaque)
 
 static void traffic_set_paused(Object *obj, bool value, Error **errp)
 {
-    traffic_change(HISI_TRAFFIC(obj), apply_paused, &value);
+    HisiTraffic *t = HISI_TRAFFIC(obj);
+
+    /* Pausing or resuming by hand ends a running burst. */
+    timer_del(t->burst_timer);
+    traffic_change(t, apply_paused, &value);
+}
+
+static void traffic_burst_end(void *opaque)
+{
+    static const bool paused = true;
+
+    traffic_change(opaque, apply_paused, &paused);
+}
+
+static void traffic_get_burst(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    HisiTraffic *t = HISI_TRAFFIC(obj);
+    uint64_t left = 0;
+
+    if (timer_pending(t->burst_timer)) {
+        left = timer_expire_time_ns(t->burst_timer) -
+               qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    }
+    visit_type_uint64(v, name, &left, errp);
+}
+
+/*
+ * Run the traffic for exactly @value ns of virtual time from now, then
+ * pause it: a known amount of traffic, whatever the guest does meanwhile
+ * (the differential test of the guest drivers counts the same burst with
+ * each driver set).
+ */
+static void traffic_set_burst(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    static const bool running = false;
+    HisiTraffic *t = HISI_TRAFFIC(obj);
+    uint64_t ns;
+
+    if (!visit_type_uint64(v, name, &ns, errp)) {
+        return;
+    }
+    if (ns == 0 || ns > INT64_MAX / 2) {
+        error_setg(errp, "hisi-traffic: burst-ns must be 1..%" PRId64
+                   " (got %" PRIu64 ")", INT64_MAX / 2, ns);
+        return;
+    }
+    traffic_change(t, apply_paused, &running);
+    timer_mod(t->burst_timer, t->epoch + ns);
 }
 
 static void traffic_get_seed(Object *obj, Visitor *v, const char *name,
@@ -225,6 +276,24 @@ static int traffic_post_load(void *opaque, int version_id)
     return 0;
 }
 
+static bool traffic_burst_needed(void *opaque)
+{
+    HisiTraffic *t = opaque;
+
+    return timer_pending(t->burst_timer);
+}
+
+static const VMStateDescription vmstate_hisi_traffic_burst = {
+    .name = TYPE_HISI_TRAFFIC "/burst",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = traffic_burst_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_TIMER_PTR(burst_timer, HisiTraffic),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 static const VMStateDescription vmstate_hisi_traffic = {
     .name = TYPE_HISI_TRAFFIC,
     .version_id = 1,
@@ -244,6 +313,10 @@ static const VMStateDescription vmstate_hisi_traffic = {
         VMSTATE_UINT8(tune.tx_buf_level, HisiTraffic),
         VMSTATE_END_OF_LIST()
     },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_hisi_traffic_burst,
+        NULL
+    },
 };
 
 static void traffic_instance_init(Object *obj)
@@ -255,6 +328,7 @@ static void traffic_instance_init(Object *obj)
     /* The PTT tune events' reset values */
     t->tune = (TrafficTuning) { 1, 1, 1, 1, 1 };
     notifier_list_init(&t->change_notifiers);
+    t->burst_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, traffic_burst_end, t);
 }
 
 static void traffic_complete(UserCreatable *uc, Error **errp)
@@ -269,6 +343,7 @@ static void traffic_instance_finalize(Object *obj)
     HisiTraffic *t = HISI_TRAFFIC(obj);
 
     vmstate_unregister(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
+    timer_free(t->burst_timer);
     g_free(t->rules_text);
 }
 
@@ -301,6 +376,11 @@ static void traffic_class_init(ObjectClass *oc, void *data)
                                    traffic_set_paused);
     object_class_property_set_description(oc, "paused",
         "no traffic while true");
+    object_class_property_add(oc, "burst-ns", "uint64", traffic_get_burst,
+                              traffic_set_burst, NULL, NULL);
+    object_class_property_set_description(oc, "burst-ns",
+        "set N: run the traffic for N ns of virtual time, then pause it; "
+        "reads the ns left of the running burst");
     object_class_property_add(oc, "seed", "uint64", traffic_get_seed,
                               traffic_set_seed, NULL, NULL);
     object_class_property_set_description(oc, "seed",

@@ -439,6 +439,21 @@ static void test_traffic_rules(void)
                              " {'path': 't0', 'property': 'paused',"
                              "  'value': false}}");
     g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 200);
+    /* A burst: exactly 0.5 ms of traffic, then paused again */
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 't0', 'property': 'burst-ns',"
+                             "  'value': 500000}}");
+    rsp = qtest_qmp(p.qts, "{'execute': 'qom-get', 'arguments':"
+                    " {'path': 't0', 'property': 'burst-ns'}}");
+    g_assert_cmpuint(qdict_get_int(rsp, "return"), ==, 500000);
+    qobject_unref(rsp);
+    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 100);
+    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 0);
+    rsp = qtest_qmp(p.qts, "{'execute': 'qom-set', 'arguments':"
+                    " {'path': 't0', 'property': 'burst-ns', 'value': 0}}");
+    g_assert_nonnull(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"),
+                                          "desc"), "burst-ns must be 1.."));
+    qobject_unref(rsp);
     hisi_fini(&p);
 }
 
