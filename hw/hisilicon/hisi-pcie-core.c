@@ -195,10 +195,13 @@ int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value, uint64_t per_s)
 {
     /* 2^64 - value to go; from 0 that is all of 2^64 */
     uint64_t left = value ? -value : UINT64_MAX;
+    uint64_t lo, hi;
 
     if (!per_s) {
         return INT64_MAX;
     }
-    return now + (int64_t)MIN(muldiv64(left, NANOSECONDS_PER_SECOND, per_s),
-                              INT64_MAX / 4);
+    /* In 128 bits: rates go beyond 2^32 per second (muldiv64's limit). */
+    mulu64(&lo, &hi, left, NANOSECONDS_PER_SECOND);
+    divu128(&lo, &hi, per_s);
+    return now + (int64_t)(hi ? INT64_MAX / 4 : MIN(lo, INT64_MAX / 4));
 }

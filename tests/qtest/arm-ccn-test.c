@@ -187,6 +187,29 @@ static void test_overflow(void)
     qtest_quit(qts);
 }
 
+/* Above 2^32 events/s the overflow is still raised when due, not later */
+static void test_overflow_fast(void)
+{
+    QTestState *qts = ccn_start(",traffic=t0 -object hisi-traffic,id=t0,"
+                                "rules=node=2,,stream=ring-req-rx,,"
+                                "rate=8000000000");
+
+    qtest_writel(qts, DT_CTL, 1);
+    qtest_writel(qts, DT_PMCR, PMCR_OVFL_INTR_EN | PMCR_PMU_EN);
+    qtest_writel(qts, XP_DT_CONTROL(1), 0x000ff001);
+    qtest_writel(qts, MN_ERRINT, 0x08);
+    qtest_writel(qts, NODE_EVENT_SEL(HNF2), HNF_POCQ_REQS_RECVD);
+    ccn_count(qts, 3, 1, 0x8);
+    /* 8 requests a ns: 10 us to go */
+    qtest_writel(qts, DT_PMEVCNT(3), 0xffffffff - 80000 + 1);
+    qtest_clock_step(qts, 9000);
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 2000);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(qtest_readl(qts, DT_PMOVSR), ==, BIT(3));
+    qtest_quit(qts);
+}
+
 /* A watchpoint on the MN's DVM operations, as the mn_dvmop event sets it */
 static void test_watchpoint_opcode(void)
 {
@@ -268,6 +291,7 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/topology", test_topology);
     qtest_add_func("/arm-ccn/exact-counts", test_exact_counts);
     qtest_add_func("/arm-ccn/overflow", test_overflow);
+    qtest_add_func("/arm-ccn/overflow-fast", test_overflow_fast);
     qtest_add_func("/arm-ccn/watchpoint-opcode", test_watchpoint_opcode);
     qtest_add_func("/arm-ccn/bad-accesses", test_bad_accesses);
     qtest_add_func("/arm-ccn/migration", test_migration);
