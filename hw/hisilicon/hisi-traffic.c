@@ -4,12 +4,12 @@
  * One object holds what the traffic is: the seed, the rules that change
  * the built-in per-endpoint profiles (model/traffic-rules.h), whether it
  * is paused (or runs for a burst of a set length), the PCIe core tuning,
- * and the virtual time of the last change. Devices that observe it (hisi-ptt, and the PMUs) get the PCIe
- * streams of each endpoint, the NIC streams of each function, or the ring
- * streams of each CCN node from it, and are told before and after every
- * change, so that what they trace and count stays continuous. Changes come
- * from QMP (qom-set of "rules", "paused", "burst-ns", "seed") and from the
- * PTT's tuning.
+ * and the virtual time of the last change. Devices that observe it
+ * (hisi-ptt, and the PMUs) get the PCIe streams of each endpoint, the NIC
+ * streams of each function, or the ring streams of each CCN node from it,
+ * and are told before and after every change, so that what they trace and
+ * count stays continuous. Changes come from QMP (qom-set of "rules",
+ * "paused", "burst-ns", "seed") and from the PTT's tuning.
  *
  * -object hisi-traffic,id=t0,seed=7,rules="stream=dma-write,rate=400000"
  * -device hisi-ptt,traffic=t0
@@ -194,7 +194,7 @@ static void traffic_set_paused(Object *obj, bool value, Error **errp)
 
 static void traffic_burst_end(void *opaque)
 {
-    static const bool paused = true;
+    const bool paused = true;
 
     traffic_change(opaque, apply_paused, &paused);
 }
@@ -221,7 +221,7 @@ static void traffic_get_burst(Object *obj, Visitor *v, const char *name,
 static void traffic_set_burst(Object *obj, Visitor *v, const char *name,
                               void *opaque, Error **errp)
 {
-    static const bool running = false;
+    const bool paused = false;
     HisiTraffic *t = HISI_TRAFFIC(obj);
     uint64_t ns;
 
@@ -233,7 +233,7 @@ static void traffic_set_burst(Object *obj, Visitor *v, const char *name,
                    " (got %" PRIu64 ")", INT64_MAX / 2, ns);
         return;
     }
-    traffic_change(t, apply_paused, &running);
+    traffic_change(t, apply_paused, &paused);
     timer_mod(t->burst_timer, t->epoch + ns);
 }
 

@@ -5,7 +5,8 @@
  *
  * usage: ptt-trace --pmu NAME --filter V --type T --direction D --format F
  *                  --map EP:PORT[,EP:PORT...] [--ms N] [--dump N]
- *                  [--check 0]
+ *                  [--check 0] [--relative-time 1] [--aux-mb N] [--aux-ro 1]
+ *                  [--drain 0] [--ready FILE]
  *
  * --map gives each endpoint BDF (hex) with its root port BDF; the filter
  * decides which endpoints may appear (a requester filter: that one; a root
@@ -13,6 +14,15 @@
  * valid TLP header whose kind is in --type, whose direction the --direction
  * allows for the --format, and which belongs to an allowed endpoint.
  * --check 0 only drains and counts bytes, for measuring the drain rate.
+ * --relative-time 1 hashes each record with its time stamp taken from the
+ * first record's, so that the same traffic traced from another start time
+ * (another driver, a later trace) gives the same hash.
+ * --aux-mb sets the AUX area size in MiB (default 64) and --aux-ro 1 maps
+ * it read-only (perf's overwrite mode), for checking that the driver refuses
+ * them: a failed mmap prints "# mmap aux: <strerror>". --drain 0 reads the
+ * records but never gives the space back (aux_tail stays 0), as a reader
+ * that cannot keep up. --ready FILE creates FILE once the trace is enabled,
+ * for a script that must act while it runs.
  * The AUX buffer is drained while the trace runs. Prints one summary line
  * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. bytes=.. MBps=..
  * hash=.." (hash: FNV-1a of the checked records' bytes)
@@ -30,7 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define AUX_SIZE	(64u << 20)	/* the driver needs 16 MiB; more rides out slow polls */
+/* The driver needs 16 MiB; more rides out slow polls. */
+static uint64_t aux_size = 64u << 20;
 #define DATA_PAGES	8
 #define MAX_EPS		32
 #define FILTER_IS_PORT	(1u << 19)
@@ -41,7 +52,7 @@ struct ep {
 
 static struct ep eps[MAX_EPS];
 static unsigned int n_eps;
-static unsigned int filter, types = 7, direction, format, check = 1;
+static unsigned int filter, types = 7, direction, format, check = 1, relative_time;
 static unsigned long errors;
 static uint64_t hash = 0xcbf29ce484222325ull;	/* FNV-1a of the records */
 
@@ -155,18 +166,27 @@ static void check_tlp(unsigned long rec, const uint32_t *hdr, struct counts *c)
 static void consume(const uint8_t *aux, uint64_t from, uint64_t to,
 		    struct counts *c, unsigned long dump)
 {
-	static uint32_t last_time;
+	static uint32_t last_time, first_time;
 	unsigned int rec_size = format ? 32 : 16;
 
 	if ((to - from) % rec_size)
 		fail(0, "trace size not a whole number of records", NULL, 0);
 	for (uint64_t off = from; off + rec_size <= to; off += rec_size) {
-		const uint32_t *dw = (const uint32_t *)(aux + off % AUX_SIZE);
+		const uint32_t *dw = (const uint32_t *)(aux + off % aux_size);
 		unsigned long rec = off / rec_size;
-		uint32_t hdr[4];
+		uint32_t hdr[4], hashed[8];
 
+		memcpy(hashed, dw, rec_size);
+		if (relative_time) {
+			if (!rec)
+				first_time = format ? dw[7] : dw[0] & 0x7ff;
+			if (format)
+				hashed[7] -= first_time;
+			else
+				hashed[0] = (dw[0] & ~0x7ffu) | ((dw[0] - first_time) & 0x7ff);
+		}
 		for (unsigned int i = 0; i < rec_size; i++)
-			hash = (hash ^ ((const uint8_t *)dw)[i]) * 0x100000001b3ull;
+			hash = (hash ^ ((const uint8_t *)hashed)[i]) * 0x100000001b3ull;
 		if (rec < dump) {
 			printf("# record %lu:", rec);
 			for (unsigned int i = 0; i < rec_size / 4; i++)
@@ -230,8 +250,8 @@ static int read_pmu_type(const char *pmu)
 
 int main(int argc, char **argv)
 {
-	const char *pmu = NULL;
-	unsigned long ms = 200, dump = 0;
+	const char *pmu = NULL, *ready = NULL;
+	unsigned long ms = 200, dump = 0, aux_ro = 0, drain = 1;
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	struct perf_event_mmap_page *up;
 	long page = sysconf(_SC_PAGESIZE);
@@ -259,6 +279,16 @@ int main(int argc, char **argv)
 			ms = num(v);
 		} else if (!strcmp(o, "--check")) {
 			check = num(v);
+		} else if (!strcmp(o, "--ready")) {
+			ready = v;
+		} else if (!strcmp(o, "--relative-time")) {
+			relative_time = num(v);
+		} else if (!strcmp(o, "--aux-mb")) {
+			aux_size = (uint64_t)num(v) << 20;
+		} else if (!strcmp(o, "--aux-ro")) {
+			aux_ro = num(v);
+		} else if (!strcmp(o, "--drain")) {
+			drain = num(v);
 		} else if (!strcmp(o, "--dump")) {
 			dump = num(v);
 		} else if (!strcmp(o, "--map")) {
@@ -300,9 +330,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	up->aux_offset = (1 + DATA_PAGES) * page;
-	up->aux_size = AUX_SIZE;
-	aux = mmap(NULL, AUX_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		   up->aux_offset);
+	up->aux_size = aux_size;
+	aux = mmap(NULL, aux_size, aux_ro ? PROT_READ : PROT_READ | PROT_WRITE,
+		   MAP_SHARED, fd, up->aux_offset);
 	if (aux == MAP_FAILED) {
 		printf("# mmap aux: %s\n", strerror(errno));
 		return 1;
@@ -310,6 +340,15 @@ int main(int argc, char **argv)
 	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
 		printf("# enable: %s\n", strerror(errno));
 		return 1;
+	}
+	if (ready) {
+		FILE *f = fopen(ready, "w");
+
+		if (!f) {
+			printf("# %s: %s\n", ready, strerror(errno));
+			return 1;
+		}
+		fclose(f);
 	}
 	/*
 	 * Drain the AUX buffer as the trace runs, as perf does, so that the
@@ -322,7 +361,8 @@ int main(int argc, char **argv)
 		if (check)
 			consume(aux, tail, head, &c, dump);
 		tail = head;
-		__atomic_store_n(&up->aux_tail, tail, __ATOMIC_RELEASE);
+		if (drain)
+			__atomic_store_n(&up->aux_tail, tail, __ATOMIC_RELEASE);
 	} while (seconds_since(&t0) * 1000 < ms);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	secs = seconds_since(&t0);

@@ -1,0 +1,1230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * HiSilicon PCIe Tune and Trace (PTT) device.
+ *
+ * The PTT is a Root Complex integrated Endpoint that sits on one PCIe core
+ * of a Kunpeng SoC. It offers two things:
+ *
+ * - tuning: a few link parameters of the core (QoS weights of the Tx TLP
+ *   kinds, Rx/Tx buffer watermarks), reached through a mailbox of three
+ *   registers and exposed as files in the PMU's tune/ directory;
+ * - tracing: the headers of TLPs that pass the core's root ports, written by
+ *   the device into four DMA buffers used in ring order, with one MSI for
+ *   each buffer that fills up. The driver hands the records to perf as an
+ *   AUX trace.
+ *
+ * A trace selects its TLPs either by a requester ID or by a mask of root
+ * ports. The valid choices are listed in the PMU's requester_filters/ and
+ * root_port_filters/ directories and follow PCI hotplug below the ports.
+ *
+ * See Documentation/trace/hisi-ptt.rst for the user interface.
+ */
+
+#include <linux/align.h>
+#include <linux/bitfield.h>
+#include <linux/bits.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/iommu.h>
+#include <linux/iopoll.h>
+#include <linux/list.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/pci.h>
+#include <linux/perf_event.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/vmalloc.h>
+
+#define DRV_NAME "hisi_ptt"
+
+#define PCI_DEVICE_ID_HISI_PTT			0xa12e
+#define HISI_PTT_BAR				2
+
+/* Registers in BAR 2 */
+#define HISI_PTT_TUNING_CTRL			0x0000
+#define   HISI_PTT_TUNING_CTRL_CODE		GENMASK(15, 0)
+#define   HISI_PTT_TUNING_CTRL_SUB		GENMASK(23, 16)
+#define HISI_PTT_TUNING_DATA			0x0004
+#define   HISI_PTT_TUNING_DATA_VAL		GENMASK(15, 0)
+/* Written to TUNING_DATA, asks for the current value instead of setting one */
+#define   HISI_PTT_TUNING_DATA_READ		0xffffffff
+#define HISI_PTT_TRACE_ADDR_SIZE		0x0800
+#define HISI_PTT_TRACE_ADDR_BASE_LO(i)		(0x0810 + (i) * 8)
+#define HISI_PTT_TRACE_ADDR_BASE_HI(i)		(0x0814 + (i) * 8)
+#define HISI_PTT_TRACE_CTRL			0x0850
+#define   HISI_PTT_TRACE_CTRL_EN		BIT(0)
+#define   HISI_PTT_TRACE_CTRL_RST		BIT(1)
+#define   HISI_PTT_TRACE_CTRL_RXTX_SEL		GENMASK(3, 2)
+#define   HISI_PTT_TRACE_CTRL_TYPE_SEL		GENMASK(7, 4)
+#define   HISI_PTT_TRACE_CTRL_DATA_FORMAT	BIT(14)
+#define   HISI_PTT_TRACE_CTRL_FILTER_MODE	BIT(15)
+#define   HISI_PTT_TRACE_CTRL_TARGET_SEL	GENMASK(31, 16)
+#define HISI_PTT_TRACE_INT_STAT			0x0890
+#define HISI_PTT_TRACE_INT_MASK			0x0894
+#define   HISI_PTT_TRACE_INT_ALL		GENMASK(3, 0)
+#define HISI_PTT_TUNING_INT_STAT		0x0898
+#define   HISI_PTT_TUNING_BUSY			BIT(0)
+#define HISI_PTT_TRACE_WR_STS			0x08a0
+#define   HISI_PTT_TRACE_WR_STS_WRITE		GENMASK(27, 0)
+#define HISI_PTT_TRACE_STS			0x08b0
+#define   HISI_PTT_TRACE_IDLE			BIT(0)
+#define HISI_PTT_DEVICE_RANGE			0x0fe0
+#define   HISI_PTT_DEVICE_RANGE_LOWER		GENMASK(15, 0)
+#define   HISI_PTT_DEVICE_RANGE_UPPER		GENMASK(31, 16)
+#define HISI_PTT_LOCATION			0x0fe8
+#define   HISI_PTT_LOCATION_CORE		GENMASK(15, 0)
+#define   HISI_PTT_LOCATION_SICL		GENMASK(31, 16)
+
+/* The trace DMA buffers */
+#define HISI_PTT_NR_BUFS			4
+#define HISI_PTT_BUF_SIZE			SZ_4M
+/* Records are 16 or 32 bytes: a cut at this alignment keeps them whole. */
+#define HISI_PTT_RECORD_ALIGN			32
+
+/* Polling of the device, in microseconds */
+#define HISI_PTT_POLL_US			10
+#define HISI_PTT_TUNE_TIMEOUT_US		USEC_PER_SEC
+#define HISI_PTT_IDLE_TIMEOUT_US		100
+#define HISI_PTT_RESET_POLL_US			1
+#define HISI_PTT_RESET_TIMEOUT_US		10
+
+/* perf_event_attr::config */
+#define HISI_PTT_CFG_FILTER			GENMASK_ULL(15, 0)
+#define HISI_PTT_CFG_FILTER_IS_PORT		BIT_ULL(19)
+#define HISI_PTT_CFG_DIRECTION			GENMASK_ULL(23, 20)
+#define HISI_PTT_CFG_TYPE			GENMASK_ULL(31, 24)
+#define HISI_PTT_CFG_FORMAT			GENMASK_ULL(35, 32)
+
+#define HISI_PTT_DIRECTION_MAX			3
+#define HISI_PTT_TYPE_ALL			GENMASK(2, 0)	/* P, NP, CPL */
+#define HISI_PTT_FORMAT_MAX			1		/* 4DW, 8DW */
+
+/* A tune event: main code and sub-code as they go into TUNING_CTRL */
+#define HISI_PTT_TUNE_EVENT(code, sub)		((sub) << 16 | (code))
+
+/**
+ * struct hisi_ptt_filter - a PCI function or root port a trace can select
+ * @node: entry in &struct hisi_ptt.filters
+ * @attr: the file of the filter in requester_filters/ or root_port_filters/
+ * @name: the PCI name of the function, which names the file
+ * @devid: requester ID (bus and devfn) of the function
+ * @is_port: the function is a root port
+ */
+struct hisi_ptt_filter {
+	struct list_head node;
+	struct device_attribute attr;
+	char name[20];
+	u16 devid;
+	bool is_port;
+};
+
+/**
+ * struct hisi_ptt_aux - the AUX area of a trace, mapped for the driver
+ * @base: kernel mapping of the whole area
+ * @size: size of the area in bytes
+ */
+struct hisi_ptt_aux {
+	void *base;
+	size_t size;
+};
+
+/**
+ * struct hisi_ptt_buf - one trace DMA buffer
+ * @cpu: address for the CPU
+ * @dma: address for the device
+ */
+struct hisi_ptt_buf {
+	void *cpu;
+	dma_addr_t dma;
+};
+
+/**
+ * struct hisi_ptt - a PTT device
+ * @pdev: the PCI function of the device
+ * @base: BAR 2 mapping
+ * @irq: the trace interrupt (buffer full)
+ * @pmu: the perf PMU of the trace
+ * @cpuhp_node: entry in the CPU hotplug state of the driver
+ * @bufs: the trace DMA buffers, in the order the device fills them
+ * @trace_lock: serialises the trace between perf callbacks and the interrupt
+ * @trace_event: the event the device traces for, %NULL when it does not
+ * @handle: AUX output handle of @trace_event, open while it traces
+ * @cur_buf: index in @bufs of the buffer the device writes to
+ * @tune_lock: serialises the tuning mailbox
+ * @filter_lock: protects @filters, @port_mask and @filter_files
+ * @filters: the filters, in the order the functions were found
+ * @port_mask: the root port bits of all port filters
+ * @filter_files: the files of @filters exist in sysfs
+ * @pci_nb: PCI bus notifier that follows hotplug below the root ports
+ * @lower_bdf: the lowest requester ID of the root ports of the device
+ * @upper_bdf: the highest requester ID of the root ports of the device
+ */
+struct hisi_ptt {
+	struct pci_dev *pdev;
+	void __iomem *base;
+	int irq;
+	struct pmu pmu;
+	struct hlist_node cpuhp_node;
+	struct hisi_ptt_buf bufs[HISI_PTT_NR_BUFS];
+
+	raw_spinlock_t trace_lock;
+	struct perf_event *trace_event;
+	struct perf_output_handle handle;
+	unsigned int cur_buf;
+
+	struct mutex tune_lock;		/* one mailbox transaction at a time */
+
+	struct mutex filter_lock;	/* filters vs. hotplug and event_init */
+	struct list_head filters;
+	u16 port_mask;
+	bool filter_files;
+	struct notifier_block pci_nb;
+	u16 lower_bdf;
+	u16 upper_bdf;
+};
+
+static enum cpuhp_state hisi_ptt_cpuhp_state;
+
+static struct hisi_ptt *pmu_to_ptt(struct pmu *pmu)
+{
+	return container_of(pmu, struct hisi_ptt, pmu);
+}
+
+/* The PMU's sysfs files hang off pmu->dev, whose driver data is the PMU. */
+static struct hisi_ptt *dev_to_ptt(struct device *dev)
+{
+	return pmu_to_ptt(dev_get_drvdata(dev));
+}
+
+static const struct cpumask *hisi_ptt_cpus(struct hisi_ptt *ptt)
+{
+	return cpumask_of_node(dev_to_node(&ptt->pdev->dev));
+}
+
+/* Tuning */
+
+struct hisi_ptt_tune_attr {
+	struct device_attribute attr;
+	u32 event;
+};
+
+/*
+ * One mailbox transaction: select the event of @tune, write @data (a value,
+ * or HISI_PTT_TUNING_DATA_READ for a read) and wait for the device. On
+ * success *@val, if given, holds the value TUNING_DATA gives back.
+ */
+static int hisi_ptt_tune(struct hisi_ptt *ptt,
+			 const struct hisi_ptt_tune_attr *tune, u32 data,
+			 u16 *val)
+{
+	void __iomem *base = ptt->base;
+	u32 reg;
+	int ret;
+
+	mutex_lock(&ptt->tune_lock);
+	reg = readl(base + HISI_PTT_TUNING_CTRL);
+	reg &= ~(HISI_PTT_TUNING_CTRL_CODE | HISI_PTT_TUNING_CTRL_SUB);
+	writel(reg | tune->event, base + HISI_PTT_TUNING_CTRL);
+	writel(data, base + HISI_PTT_TUNING_DATA);
+	ret = readl_poll_timeout(base + HISI_PTT_TUNING_INT_STAT, reg,
+				 !(reg & HISI_PTT_TUNING_BUSY),
+				 HISI_PTT_POLL_US, HISI_PTT_TUNE_TIMEOUT_US);
+	if (!ret && val)
+		*val = FIELD_GET(HISI_PTT_TUNING_DATA_VAL,
+				 readl(base + HISI_PTT_TUNING_DATA));
+	mutex_unlock(&ptt->tune_lock);
+
+	if (ret)
+		pci_err(ptt->pdev, "tune/%s: device busy, timed out\n",
+			tune->attr.attr.name);
+	return ret;
+}
+
+static ssize_t hisi_ptt_tune_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct hisi_ptt_tune_attr *tune = container_of(attr, struct hisi_ptt_tune_attr, attr);
+	u16 val;
+	int ret;
+
+	ret = hisi_ptt_tune(dev_to_ptt(dev), tune, HISI_PTT_TUNING_DATA_READ,
+			    &val);
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%u\n", val);
+}
+
+static ssize_t hisi_ptt_tune_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	struct hisi_ptt_tune_attr *tune = container_of(attr, struct hisi_ptt_tune_attr, attr);
+	u16 val;
+	int ret;
+
+	/* The device takes 0..2 and makes larger values 2; 16 bits go in. */
+	if (kstrtou16(buf, 10, &val))
+		return -EINVAL;
+
+	ret = hisi_ptt_tune(dev_to_ptt(dev), tune, val, NULL);
+	return ret ? ret : count;
+}
+
+#define HISI_PTT_TUNE_ATTR(_name, _code, _sub)				\
+	static struct hisi_ptt_tune_attr hisi_ptt_tune_##_name = {	\
+		.attr = __ATTR(_name, 0600, hisi_ptt_tune_show,		\
+			       hisi_ptt_tune_store),			\
+		.event = HISI_PTT_TUNE_EVENT(_code, _sub),		\
+	}
+
+/* Weights of the Tx TLP kinds and the Rx/Tx buffer watermarks */
+HISI_PTT_TUNE_ATTR(qos_tx_cpl, 0x4, 3);
+HISI_PTT_TUNE_ATTR(qos_tx_np, 0x4, 4);
+HISI_PTT_TUNE_ATTR(qos_tx_p, 0x4, 5);
+HISI_PTT_TUNE_ATTR(rx_alloc_buf_level, 0x5, 6);
+HISI_PTT_TUNE_ATTR(tx_alloc_buf_level, 0x5, 7);
+
+static struct attribute *hisi_ptt_tune_attrs[] = {
+	&hisi_ptt_tune_qos_tx_cpl.attr.attr,
+	&hisi_ptt_tune_qos_tx_np.attr.attr,
+	&hisi_ptt_tune_qos_tx_p.attr.attr,
+	&hisi_ptt_tune_rx_alloc_buf_level.attr.attr,
+	&hisi_ptt_tune_tx_alloc_buf_level.attr.attr,
+	NULL
+};
+
+static const struct attribute_group hisi_ptt_tune_group = {
+	.name = "tune",
+	.attrs = hisi_ptt_tune_attrs,
+};
+
+/* Filters */
+
+#define HISI_PTT_PORT_FILTERS	"root_port_filters"
+#define HISI_PTT_REQ_FILTERS	"requester_filters"
+
+/* A root port's bit in the port mask is 2 * (slot mod 8); odd bits are unused. */
+static u16 hisi_ptt_port_bit(u16 devid)
+{
+	return BIT((PCI_SLOT(devid & 0xff) & 0x7) << 1);
+}
+
+static u32 hisi_ptt_filter_value(const struct hisi_ptt_filter *filter)
+{
+	if (filter->is_port)
+		return hisi_ptt_port_bit(filter->devid) |
+		       FIELD_PREP(HISI_PTT_CFG_FILTER_IS_PORT, 1);
+	return filter->devid;
+}
+
+static ssize_t hisi_ptt_filter_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct hisi_ptt_filter *filter = container_of(attr, struct hisi_ptt_filter, attr);
+
+	return sysfs_emit(buf, "0x%05x\n", hisi_ptt_filter_value(filter));
+}
+
+static const char *hisi_ptt_filter_group(const struct hisi_ptt_filter *filter)
+{
+	return filter->is_port ? HISI_PTT_PORT_FILTERS : HISI_PTT_REQ_FILTERS;
+}
+
+static int hisi_ptt_filter_file_add(struct hisi_ptt *ptt,
+				    struct hisi_ptt_filter *filter)
+{
+	int ret;
+
+	ret = sysfs_add_file_to_group(&ptt->pmu.dev->kobj, &filter->attr.attr,
+				      hisi_ptt_filter_group(filter));
+	if (ret)
+		pci_err(ptt->pdev, "no sysfs file for filter %s: %d\n",
+			filter->name, ret);
+	return ret;
+}
+
+static void hisi_ptt_filter_file_remove(struct hisi_ptt *ptt,
+					struct hisi_ptt_filter *filter)
+{
+	sysfs_remove_file_from_group(&ptt->pmu.dev->kobj, &filter->attr.attr,
+				     hisi_ptt_filter_group(filter));
+}
+
+static void hisi_ptt_update_port_mask(struct hisi_ptt *ptt)
+{
+	struct hisi_ptt_filter *filter;
+	u16 mask = 0;
+
+	/* Ports in slots eight apart share a bit: rebuild, don't clear. */
+	list_for_each_entry(filter, &ptt->filters, node)
+		if (filter->is_port)
+			mask |= hisi_ptt_port_bit(filter->devid);
+	ptt->port_mask = mask;
+}
+
+static struct hisi_ptt_filter *hisi_ptt_find_filter(struct hisi_ptt *ptt,
+						    u16 devid, bool is_port)
+{
+	struct hisi_ptt_filter *filter;
+
+	list_for_each_entry(filter, &ptt->filters, node)
+		if (filter->devid == devid && filter->is_port == is_port)
+			return filter;
+	return NULL;
+}
+
+/* Whether @pdev sits below one of the root ports this PTT traces */
+static bool hisi_ptt_covers(struct hisi_ptt *ptt, struct pci_dev *pdev)
+{
+	struct pci_dev *port = pcie_find_root_port(pdev);
+	u16 devid;
+
+	if (!port || pci_domain_nr(pdev->bus) != pci_domain_nr(ptt->pdev->bus))
+		return false;
+	devid = pci_dev_id(port);
+	return devid >= ptt->lower_bdf && devid <= ptt->upper_bdf;
+}
+
+/* Called with filter_lock held */
+static void hisi_ptt_add_filter(struct hisi_ptt *ptt, struct pci_dev *pdev)
+{
+	bool is_port = pci_pcie_type(pdev) == PCI_EXP_TYPE_ROOT_PORT;
+	struct hisi_ptt_filter *filter;
+
+	/* The probe's bus walk and the bus notifier may both report it. */
+	if (hisi_ptt_find_filter(ptt, pci_dev_id(pdev), is_port))
+		return;
+
+	filter = kzalloc(sizeof(*filter), GFP_KERNEL);
+	if (!filter)
+		return;
+	strscpy(filter->name, pci_name(pdev));
+	filter->devid = pci_dev_id(pdev);
+	filter->is_port = is_port;
+	sysfs_attr_init(&filter->attr.attr);
+	filter->attr.attr.name = filter->name;
+	filter->attr.attr.mode = 0400;
+	filter->attr.show = hisi_ptt_filter_show;
+
+	if (ptt->filter_files && hisi_ptt_filter_file_add(ptt, filter)) {
+		kfree(filter);
+		return;
+	}
+	list_add_tail(&filter->node, &ptt->filters);
+	hisi_ptt_update_port_mask(ptt);
+}
+
+/* Called with filter_lock held */
+static void hisi_ptt_remove_filter(struct hisi_ptt *ptt, struct pci_dev *pdev)
+{
+	bool is_port = pci_pcie_type(pdev) == PCI_EXP_TYPE_ROOT_PORT;
+	struct hisi_ptt_filter *filter;
+
+	filter = hisi_ptt_find_filter(ptt, pci_dev_id(pdev), is_port);
+	if (!filter)
+		return;
+	if (ptt->filter_files)
+		hisi_ptt_filter_file_remove(ptt, filter);
+	list_del(&filter->node);
+	kfree(filter);
+	hisi_ptt_update_port_mask(ptt);
+}
+
+static int hisi_ptt_scan_one(struct pci_dev *pdev, void *data)
+{
+	struct hisi_ptt *ptt = data;
+
+	if (hisi_ptt_covers(ptt, pdev))
+		hisi_ptt_add_filter(ptt, pdev);
+	return 0;
+}
+
+/*
+ * The root ports of the PTT are on the bus of DEVICE_RANGE's upper BDF;
+ * the walk covers the buses below them as well.
+ */
+static void hisi_ptt_scan_filters(struct hisi_ptt *ptt)
+{
+	struct pci_bus *bus;
+
+	bus = pci_find_bus(pci_domain_nr(ptt->pdev->bus),
+			   PCI_BUS_NUM(ptt->upper_bdf));
+	if (!bus)
+		return;
+
+	mutex_lock(&ptt->filter_lock);
+	pci_walk_bus(bus, hisi_ptt_scan_one, ptt);
+	mutex_unlock(&ptt->filter_lock);
+}
+
+/*
+ * Bus notifiers run in process context, so the sysfs files of the filters
+ * are created and removed right here.
+ */
+static int hisi_ptt_pci_notify(struct notifier_block *nb,
+			       unsigned long action, void *data)
+{
+	struct hisi_ptt *ptt = container_of(nb, struct hisi_ptt, pci_nb);
+	struct pci_dev *pdev = to_pci_dev(data);
+
+	if (action != BUS_NOTIFY_ADD_DEVICE && action != BUS_NOTIFY_DEL_DEVICE)
+		return NOTIFY_DONE;
+	if (!hisi_ptt_covers(ptt, pdev))
+		return NOTIFY_DONE;
+
+	mutex_lock(&ptt->filter_lock);
+	if (action == BUS_NOTIFY_ADD_DEVICE)
+		hisi_ptt_add_filter(ptt, pdev);
+	else
+		hisi_ptt_remove_filter(ptt, pdev);
+	mutex_unlock(&ptt->filter_lock);
+
+	return NOTIFY_OK;
+}
+
+/* The PMU exists: give the filters found so far their files. */
+static void hisi_ptt_add_filter_files(struct hisi_ptt *ptt)
+{
+	struct hisi_ptt_filter *filter, *next;
+
+	mutex_lock(&ptt->filter_lock);
+	list_for_each_entry_safe(filter, next, &ptt->filters, node) {
+		if (hisi_ptt_filter_file_add(ptt, filter)) {
+			list_del(&filter->node);
+			kfree(filter);
+		}
+	}
+	hisi_ptt_update_port_mask(ptt);
+	ptt->filter_files = true;
+	mutex_unlock(&ptt->filter_lock);
+}
+
+static void hisi_ptt_remove_filter_files(struct hisi_ptt *ptt)
+{
+	struct hisi_ptt_filter *filter;
+
+	mutex_lock(&ptt->filter_lock);
+	list_for_each_entry(filter, &ptt->filters, node)
+		hisi_ptt_filter_file_remove(ptt, filter);
+	ptt->filter_files = false;
+	mutex_unlock(&ptt->filter_lock);
+}
+
+static void hisi_ptt_free_filters(struct hisi_ptt *ptt)
+{
+	struct hisi_ptt_filter *filter, *next;
+
+	list_for_each_entry_safe(filter, next, &ptt->filters, node) {
+		list_del(&filter->node);
+		kfree(filter);
+	}
+}
+
+static bool hisi_ptt_filter_valid(struct hisi_ptt *ptt, u64 config)
+{
+	u16 val = FIELD_GET(HISI_PTT_CFG_FILTER, config);
+	bool valid;
+
+	mutex_lock(&ptt->filter_lock);
+	if (config & HISI_PTT_CFG_FILTER_IS_PORT)
+		valid = !(val & ~ptt->port_mask);
+	else
+		valid = hisi_ptt_find_filter(ptt, val, false);
+	mutex_unlock(&ptt->filter_lock);
+
+	return valid;
+}
+
+/* Trace hardware */
+
+static bool hisi_ptt_wait_idle(struct hisi_ptt *ptt)
+{
+	u32 sts;
+
+	return !readl_poll_timeout_atomic(ptt->base + HISI_PTT_TRACE_STS, sts,
+					  sts & HISI_PTT_TRACE_IDLE,
+					  HISI_PTT_POLL_US,
+					  HISI_PTT_IDLE_TIMEOUT_US);
+}
+
+static int hisi_ptt_hw_start(struct hisi_ptt *ptt, u64 config)
+{
+	void __iomem *base = ptt->base;
+	u32 ctrl, sts;
+	int i, ret;
+
+	if (!hisi_ptt_wait_idle(ptt)) {
+		dev_err_ratelimited(&ptt->pdev->dev,
+				    "trace not started: device busy\n");
+		return -EBUSY;
+	}
+
+	/* Reset the DMA write pointer to the start of buffer 0. */
+	ctrl = readl(base + HISI_PTT_TRACE_CTRL);
+	writel(ctrl | HISI_PTT_TRACE_CTRL_RST, base + HISI_PTT_TRACE_CTRL);
+	ret = readl_poll_timeout_atomic(base + HISI_PTT_TRACE_WR_STS, sts, !sts,
+					HISI_PTT_RESET_POLL_US,
+					HISI_PTT_RESET_TIMEOUT_US);
+	writel(ctrl & ~HISI_PTT_TRACE_CTRL_RST, base + HISI_PTT_TRACE_CTRL);
+	if (ret) {
+		dev_err_ratelimited(&ptt->pdev->dev,
+				    "trace not started: DMA reset timed out\n");
+		return ret;
+	}
+	ptt->cur_buf = 0;
+
+	/* Nothing of an earlier trace may reach this one's AUX area. */
+	for (i = 0; i < HISI_PTT_NR_BUFS; i++)
+		memset(ptt->bufs[i].cpu, 0, HISI_PTT_BUF_SIZE);
+
+	writel(HISI_PTT_TRACE_INT_ALL, base + HISI_PTT_TRACE_INT_STAT);
+	writel(0, base + HISI_PTT_TRACE_INT_MASK);
+
+	ctrl = FIELD_PREP(HISI_PTT_TRACE_CTRL_TYPE_SEL,
+			  FIELD_GET(HISI_PTT_CFG_TYPE, config)) |
+	       FIELD_PREP(HISI_PTT_TRACE_CTRL_RXTX_SEL,
+			  FIELD_GET(HISI_PTT_CFG_DIRECTION, config)) |
+	       FIELD_PREP(HISI_PTT_TRACE_CTRL_DATA_FORMAT,
+			  FIELD_GET(HISI_PTT_CFG_FORMAT, config)) |
+	       FIELD_PREP(HISI_PTT_TRACE_CTRL_TARGET_SEL,
+			  FIELD_GET(HISI_PTT_CFG_FILTER, config)) |
+	       HISI_PTT_TRACE_CTRL_EN;
+	if (!(config & HISI_PTT_CFG_FILTER_IS_PORT))
+		ctrl |= HISI_PTT_TRACE_CTRL_FILTER_MODE;
+	writel(ctrl, base + HISI_PTT_TRACE_CTRL);
+
+	return 0;
+}
+
+static void hisi_ptt_hw_stop(struct hisi_ptt *ptt)
+{
+	writel(0, ptt->base + HISI_PTT_TRACE_CTRL);
+	writel(HISI_PTT_TRACE_INT_ALL, ptt->base + HISI_PTT_TRACE_INT_MASK);
+}
+
+/* AUX output; all of it runs with trace_lock held. */
+
+/* Copy @len bytes of the current buffer to the head of the AUX area. */
+static void hisi_ptt_copy(struct hisi_ptt *ptt, size_t len)
+{
+	struct hisi_ptt_aux *aux = perf_get_aux(&ptt->handle);
+	const void *src = ptt->bufs[ptt->cur_buf].cpu;
+	size_t off = ptt->handle.head % aux->size;
+	size_t first = min(len, aux->size - off);
+
+	memcpy(aux->base + off, src, first);
+	memcpy(aux->base, src + first, len - first);
+}
+
+/*
+ * Commit @len bytes of the current buffer to the AUX area with the AUX
+ * record flags @flags, which closes the handle. Returns false when the AUX
+ * area ran out of room: what did not fit is dropped and perf is told so.
+ */
+static bool hisi_ptt_commit(struct hisi_ptt *ptt, size_t len, u64 flags)
+{
+	struct perf_output_handle *handle = &ptt->handle;
+	bool fits = true;
+
+	if (len > handle->size) {
+		/* The reader may have made room since the handle was opened. */
+		perf_aux_output_end(handle, 0);
+		if (!perf_aux_output_begin(handle, ptt->trace_event))
+			return false;
+		if (len > handle->size) {
+			len = ALIGN_DOWN(handle->size, HISI_PTT_RECORD_ALIGN);
+			perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
+			fits = false;
+		}
+	}
+	hisi_ptt_copy(ptt, len);
+	perf_aux_output_flag(handle, flags);
+	perf_aux_output_end(handle, len);
+	return fits;
+}
+
+/*
+ * Commit the full buffers of @status, which the device completes in ring
+ * order starting at the current one, and reopen the handle after each.
+ * Returns false when the AUX area ran out of room (handle closed).
+ */
+static bool hisi_ptt_commit_full(struct hisi_ptt *ptt, u32 status)
+{
+	while (status & BIT(ptt->cur_buf)) {
+		status &= ~BIT(ptt->cur_buf);
+		if (!hisi_ptt_commit(ptt, HISI_PTT_BUF_SIZE, 0) ||
+		    !perf_aux_output_begin(&ptt->handle, ptt->trace_event))
+			return false;
+		ptt->cur_buf = (ptt->cur_buf + 1) % HISI_PTT_NR_BUFS;
+	}
+	if (status)
+		dev_dbg_ratelimited(&ptt->pdev->dev,
+				    "buffers 0x%x full out of order, expected %u\n",
+				    status, ptt->cur_buf);
+	return true;
+}
+
+static irqreturn_t hisi_ptt_irq(int irq, void *data)
+{
+	struct hisi_ptt *ptt = data;
+	u32 status;
+
+	status = readl(ptt->base + HISI_PTT_TRACE_INT_STAT) &
+		 HISI_PTT_TRACE_INT_ALL;
+	if (!status)
+		return IRQ_NONE;
+	/* Acknowledge first: the device goes on with the next buffer. */
+	writel(status, ptt->base + HISI_PTT_TRACE_INT_STAT);
+
+	raw_spin_lock(&ptt->trace_lock);
+	if (ptt->trace_event && !hisi_ptt_commit_full(ptt, status)) {
+		hisi_ptt_hw_stop(ptt);
+		ptt->trace_event = NULL;
+	}
+	raw_spin_unlock(&ptt->trace_lock);
+
+	return IRQ_HANDLED;
+}
+
+/* PMU */
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return cpumap_print_to_pagebuf(true, buf, hisi_ptt_cpus(dev_to_ptt(dev)));
+}
+static DEVICE_ATTR_RO(cpumask);
+
+static struct attribute *hisi_ptt_cpumask_attrs[] = {
+	&dev_attr_cpumask.attr,
+	NULL
+};
+
+static const struct attribute_group hisi_ptt_cpumask_group = {
+	.attrs = hisi_ptt_cpumask_attrs,
+};
+
+PMU_FORMAT_ATTR(filter, "config:0-19");
+PMU_FORMAT_ATTR(direction, "config:20-23");
+PMU_FORMAT_ATTR(type, "config:24-31");
+PMU_FORMAT_ATTR(format, "config:32-35");
+
+static struct attribute *hisi_ptt_format_attrs[] = {
+	&format_attr_filter.attr,
+	&format_attr_direction.attr,
+	&format_attr_type.attr,
+	&format_attr_format.attr,
+	NULL
+};
+
+static const struct attribute_group hisi_ptt_format_group = {
+	.name = "format",
+	.attrs = hisi_ptt_format_attrs,
+};
+
+/* A mask of several root ports is one filter; requester IDs go one at a time. */
+static ssize_t port_multiselect_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "1\n");
+}
+
+static ssize_t req_multiselect_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0\n");
+}
+
+static struct device_attribute hisi_ptt_port_multiselect =
+	__ATTR(multiselect, 0400, port_multiselect_show, NULL);
+static struct device_attribute hisi_ptt_req_multiselect =
+	__ATTR(multiselect, 0400, req_multiselect_show, NULL);
+
+static struct attribute *hisi_ptt_port_filter_attrs[] = {
+	&hisi_ptt_port_multiselect.attr,
+	NULL
+};
+
+static const struct attribute_group hisi_ptt_port_filter_group = {
+	.name = HISI_PTT_PORT_FILTERS,
+	.attrs = hisi_ptt_port_filter_attrs,
+};
+
+static struct attribute *hisi_ptt_req_filter_attrs[] = {
+	&hisi_ptt_req_multiselect.attr,
+	NULL
+};
+
+static const struct attribute_group hisi_ptt_req_filter_group = {
+	.name = HISI_PTT_REQ_FILTERS,
+	.attrs = hisi_ptt_req_filter_attrs,
+};
+
+static const struct attribute_group *hisi_ptt_pmu_groups[] = {
+	&hisi_ptt_cpumask_group,
+	&hisi_ptt_format_group,
+	&hisi_ptt_tune_group,
+	&hisi_ptt_port_filter_group,
+	&hisi_ptt_req_filter_group,
+	NULL
+};
+
+static int hisi_ptt_event_init(struct perf_event *event)
+{
+	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
+	struct device *dev = event->pmu->dev;
+	u64 config = event->attr.config;
+	u32 type;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+
+	if (event->cpu < 0 || event->attach_state & PERF_ATTACH_TASK) {
+		dev_dbg(dev, "a trace is bound to a CPU, not to a task\n");
+		return -EOPNOTSUPP;
+	}
+
+	if (FIELD_GET(HISI_PTT_CFG_DIRECTION, config) > HISI_PTT_DIRECTION_MAX) {
+		dev_dbg(dev, "direction %llu out of range 0-%u\n",
+			FIELD_GET(HISI_PTT_CFG_DIRECTION, config),
+			HISI_PTT_DIRECTION_MAX);
+		return -EINVAL;
+	}
+
+	type = FIELD_GET(HISI_PTT_CFG_TYPE, config);
+	if (!type || type & ~HISI_PTT_TYPE_ALL) {
+		dev_dbg(dev, "type 0x%x is not a non-empty mask of 0x%lx\n",
+			type, HISI_PTT_TYPE_ALL);
+		return -EINVAL;
+	}
+
+	if (FIELD_GET(HISI_PTT_CFG_FORMAT, config) > HISI_PTT_FORMAT_MAX) {
+		dev_dbg(dev, "format %llu out of range 0-%u\n",
+			FIELD_GET(HISI_PTT_CFG_FORMAT, config),
+			HISI_PTT_FORMAT_MAX);
+		return -EINVAL;
+	}
+
+	if (!hisi_ptt_filter_valid(ptt, config)) {
+		dev_dbg(dev, "filter 0x%05llx is not a %s\n",
+			config & (HISI_PTT_CFG_FILTER | HISI_PTT_CFG_FILTER_IS_PORT),
+			config & HISI_PTT_CFG_FILTER_IS_PORT ?
+			"subset of " HISI_PTT_PORT_FILTERS :
+			"file in " HISI_PTT_REQ_FILTERS);
+		return -EINVAL;
+	}
+
+	return 0;
+}
+
+static void *hisi_ptt_setup_aux(struct perf_event *event, void **pages,
+				int nr_pages, bool overwrite)
+{
+	struct hisi_ptt_aux *aux;
+	struct page **list;
+	int i;
+
+	if (overwrite) {
+		dev_dbg(event->pmu->dev, "AUX overwrite mode not supported\n");
+		return NULL;
+	}
+	/* A full round of the DMA buffers must fit. */
+	if (nr_pages < HISI_PTT_NR_BUFS * HISI_PTT_BUF_SIZE / PAGE_SIZE) {
+		dev_dbg(event->pmu->dev, "AUX area of %d pages, %lu needed\n",
+			nr_pages, HISI_PTT_NR_BUFS * HISI_PTT_BUF_SIZE / PAGE_SIZE);
+		return NULL;
+	}
+
+	aux = kzalloc(sizeof(*aux), GFP_KERNEL);
+	if (!aux)
+		return NULL;
+	list = kvmalloc_array(nr_pages, sizeof(*list), GFP_KERNEL);
+	if (!list)
+		goto err_aux;
+	for (i = 0; i < nr_pages; i++)
+		list[i] = virt_to_page(pages[i]);
+	aux->base = vmap(list, nr_pages, VM_MAP, PAGE_KERNEL);
+	kvfree(list);
+	if (!aux->base)
+		goto err_aux;
+	aux->size = (size_t)nr_pages * PAGE_SIZE;
+	return aux;
+
+err_aux:
+	kfree(aux);
+	return NULL;
+}
+
+static void hisi_ptt_free_aux(void *data)
+{
+	struct hisi_ptt_aux *aux = data;
+
+	vunmap(aux->base);
+	kfree(aux);
+}
+
+/* perf calls start, stop, add and del with interrupts disabled. */
+static void hisi_ptt_start(struct perf_event *event, int flags)
+{
+	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
+	struct device *dev = event->pmu->dev;
+
+	event->hw.state = 0;
+	raw_spin_lock(&ptt->trace_lock);
+
+	/* One trace at a time: perf opens an event on every CPU of cpumask. */
+	if (ptt->trace_event) {
+		dev_dbg(dev, "already tracing on CPU %d\n", ptt->trace_event->cpu);
+		goto fail;
+	}
+
+	/* The buffer-full interrupt must reach the CPU that owns the handle. */
+	if (irq_set_affinity(ptt->irq, cpumask_of(event->cpu)))
+		dev_warn(dev, "trace interrupt not moved to CPU %d\n", event->cpu);
+
+	if (!perf_aux_output_begin(&ptt->handle, event)) {
+		dev_dbg(dev, "no AUX output\n");
+		goto fail;
+	}
+	if (hisi_ptt_hw_start(ptt, event->attr.config)) {
+		perf_aux_output_end(&ptt->handle, 0);
+		goto fail;
+	}
+	ptt->trace_event = event;
+	raw_spin_unlock(&ptt->trace_lock);
+	return;
+
+fail:
+	event->hw.state = PERF_HES_STOPPED;
+	raw_spin_unlock(&ptt->trace_lock);
+}
+
+static void hisi_ptt_stop(struct perf_event *event, int flags)
+{
+	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
+	u64 aux_flags = 0;
+	u32 status, len;
+
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+
+	raw_spin_lock(&ptt->trace_lock);
+	if (ptt->trace_event == event) {
+		/* The device clears EN itself when it has to give up (DMA error). */
+		if (!(readl(ptt->base + HISI_PTT_TRACE_CTRL) & HISI_PTT_TRACE_CTRL_EN)) {
+			dev_warn_ratelimited(&ptt->pdev->dev,
+					     "trace stopped by the device, records lost\n");
+			aux_flags = PERF_AUX_FLAG_PARTIAL;
+		}
+		hisi_ptt_hw_stop(ptt);
+		if (!hisi_ptt_wait_idle(ptt))
+			dev_warn(event->pmu->dev, "trace still busy after stop\n");
+
+		/* A buffer may have filled up since the last interrupt. */
+		status = readl(ptt->base + HISI_PTT_TRACE_INT_STAT) &
+			 HISI_PTT_TRACE_INT_ALL;
+		if (status)
+			writel(status, ptt->base + HISI_PTT_TRACE_INT_STAT);
+		if (hisi_ptt_commit_full(ptt, status)) {
+			len = FIELD_GET(HISI_PTT_TRACE_WR_STS_WRITE,
+					readl(ptt->base + HISI_PTT_TRACE_WR_STS));
+			hisi_ptt_commit(ptt, min(len, HISI_PTT_BUF_SIZE), aux_flags);
+		}
+		ptt->trace_event = NULL;
+	}
+	raw_spin_unlock(&ptt->trace_lock);
+
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int hisi_ptt_add(struct perf_event *event, int flags)
+{
+	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
+
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+
+	/* CPUs off the device's node take the event but never trace. */
+	if (!cpumask_test_cpu(event->cpu, hisi_ptt_cpus(ptt)))
+		return 0;
+
+	if (flags & PERF_EF_START) {
+		hisi_ptt_start(event, PERF_EF_RELOAD);
+		if (event->hw.state & PERF_HES_STOPPED)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void hisi_ptt_del(struct perf_event *event, int flags)
+{
+	hisi_ptt_stop(event, PERF_EF_UPDATE);
+}
+
+/* The trace has no count to read; perf still calls this. */
+static void hisi_ptt_read(struct perf_event *event)
+{
+}
+
+static int hisi_ptt_register_pmu(struct hisi_ptt *ptt)
+{
+	u32 location = readl(ptt->base + HISI_PTT_LOCATION);
+	char *name;
+
+	name = devm_kasprintf(&ptt->pdev->dev, GFP_KERNEL, "hisi_ptt%lu_%lu",
+			      FIELD_GET(HISI_PTT_LOCATION_SICL, location),
+			      FIELD_GET(HISI_PTT_LOCATION_CORE, location));
+	if (!name)
+		return -ENOMEM;
+
+	ptt->pmu = (struct pmu) {
+		.module		= THIS_MODULE,
+		.parent		= &ptt->pdev->dev,
+		.capabilities	= PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_NO_EXCLUDE,
+		.task_ctx_nr	= perf_sw_context,
+		.attr_groups	= hisi_ptt_pmu_groups,
+		.event_init	= hisi_ptt_event_init,
+		.setup_aux	= hisi_ptt_setup_aux,
+		.free_aux	= hisi_ptt_free_aux,
+		.add		= hisi_ptt_add,
+		.del		= hisi_ptt_del,
+		.start		= hisi_ptt_start,
+		.stop		= hisi_ptt_stop,
+		.read		= hisi_ptt_read,
+	};
+
+	return perf_pmu_register(&ptt->pmu, name, -1);
+}
+
+/*
+ * The tracing CPU goes offline: move the perf context, and with it the
+ * trace, to another CPU of the node, and the interrupt along.
+ */
+static int hisi_ptt_cpu_teardown(unsigned int cpu, struct hlist_node *node)
+{
+	struct hisi_ptt *ptt = hlist_entry(node, struct hisi_ptt, cpuhp_node);
+	unsigned long flags;
+	unsigned int target;
+	bool owner;
+
+	raw_spin_lock_irqsave(&ptt->trace_lock, flags);
+	owner = ptt->trace_event && ptt->trace_event->cpu == cpu;
+	raw_spin_unlock_irqrestore(&ptt->trace_lock, flags);
+	if (!owner)
+		return 0;
+
+	target = cpumask_any_and_but(hisi_ptt_cpus(ptt), cpu_online_mask, cpu);
+	if (target >= nr_cpu_ids) {
+		dev_err(ptt->pmu.dev, "no CPU left to move the trace to\n");
+		return 0;
+	}
+
+	perf_pmu_migrate_context(&ptt->pmu, cpu, target);
+	if (irq_set_affinity(ptt->irq, cpumask_of(target)))
+		dev_warn(ptt->pmu.dev, "trace interrupt not moved to CPU %u\n",
+			 target);
+	return 0;
+}
+
+/* Probe and removal */
+
+/*
+ * The device cannot go through an IOMMU translation: its DMA must use
+ * physical addresses (on Kunpeng the SMMUv3 driver gives it an identity
+ * domain).
+ */
+static bool hisi_ptt_dma_direct(struct pci_dev *pdev)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(&pdev->dev);
+
+	return !domain || domain->type == IOMMU_DOMAIN_IDENTITY;
+}
+
+static int hisi_ptt_init_bufs(struct hisi_ptt *ptt)
+{
+	struct device *dev = &ptt->pdev->dev;
+	int i;
+
+	for (i = 0; i < HISI_PTT_NR_BUFS; i++) {
+		ptt->bufs[i].cpu = dmam_alloc_coherent(dev, HISI_PTT_BUF_SIZE,
+						       &ptt->bufs[i].dma,
+						       GFP_KERNEL);
+		if (!ptt->bufs[i].cpu)
+			return -ENOMEM;
+	}
+
+	for (i = 0; i < HISI_PTT_NR_BUFS; i++) {
+		writel(lower_32_bits(ptt->bufs[i].dma),
+		       ptt->base + HISI_PTT_TRACE_ADDR_BASE_LO(i));
+		writel(upper_32_bits(ptt->bufs[i].dma),
+		       ptt->base + HISI_PTT_TRACE_ADDR_BASE_HI(i));
+	}
+	writel(HISI_PTT_BUF_SIZE, ptt->base + HISI_PTT_TRACE_ADDR_SIZE);
+
+	return 0;
+}
+
+static int hisi_ptt_init_irq(struct hisi_ptt *ptt)
+{
+	struct pci_dev *pdev = ptt->pdev;
+	int ret;
+
+	/* Managed: released with the device since it was enabled by pcim. */
+	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
+	if (ret < 0)
+		return dev_err_probe(&pdev->dev, ret, "no MSI vector\n");
+
+	ptt->irq = pci_irq_vector(pdev, 0);
+	/* Hard IRQ, bound by the trace to its CPU: see hisi_ptt_start(). */
+	ret = devm_request_irq(&pdev->dev, ptt->irq, hisi_ptt_irq,
+			       IRQF_NOBALANCING | IRQF_NO_THREAD, DRV_NAME, ptt);
+	if (ret)
+		return dev_err_probe(&pdev->dev, ret, "cannot request IRQ %d\n",
+				     ptt->irq);
+	return 0;
+}
+
+static int hisi_ptt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	struct hisi_ptt *ptt;
+	u32 range;
+	int ret;
+
+	if (!hisi_ptt_dma_direct(pdev))
+		return dev_err_probe(dev, -EOPNOTSUPP,
+				     "requires direct DMA mappings (no IOMMU or an identity domain)\n");
+
+	ptt = devm_kzalloc(dev, sizeof(*ptt), GFP_KERNEL);
+	if (!ptt)
+		return -ENOMEM;
+	ptt->pdev = pdev;
+	raw_spin_lock_init(&ptt->trace_lock);
+	mutex_init(&ptt->tune_lock);
+	mutex_init(&ptt->filter_lock);
+	INIT_LIST_HEAD(&ptt->filters);
+	pci_set_drvdata(pdev, ptt);
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot enable device\n");
+
+	ptt->base = pcim_iomap_region(pdev, HISI_PTT_BAR, DRV_NAME);
+	if (IS_ERR(ptt->base))
+		return dev_err_probe(dev, PTR_ERR(ptt->base),
+				     "cannot map BAR %d\n", HISI_PTT_BAR);
+
+	ret = dma_set_coherent_mask(dev, DMA_BIT_MASK(64));
+	if (ret)
+		return dev_err_probe(dev, ret, "no 64-bit DMA\n");
+	pci_set_master(pdev);
+
+	ret = hisi_ptt_init_irq(ptt);
+	if (ret)
+		return ret;
+
+	ret = hisi_ptt_init_bufs(ptt);
+	if (ret)
+		return dev_err_probe(dev, ret, "no memory for trace buffers\n");
+
+	range = readl(ptt->base + HISI_PTT_DEVICE_RANGE);
+	ptt->lower_bdf = FIELD_GET(HISI_PTT_DEVICE_RANGE_LOWER, range);
+	ptt->upper_bdf = FIELD_GET(HISI_PTT_DEVICE_RANGE_UPPER, range);
+
+	/* Listen first, then scan: nothing added in between is missed. */
+	ptt->pci_nb.notifier_call = hisi_ptt_pci_notify;
+	ret = bus_register_notifier(&pci_bus_type, &ptt->pci_nb);
+	if (ret) {
+		dev_err_probe(dev, ret, "cannot follow PCI hotplug\n");
+		goto err_filters;
+	}
+	hisi_ptt_scan_filters(ptt);
+
+	ret = cpuhp_state_add_instance_nocalls(hisi_ptt_cpuhp_state,
+					       &ptt->cpuhp_node);
+	if (ret) {
+		dev_err_probe(dev, ret, "cannot follow CPU hotplug\n");
+		goto err_notifier;
+	}
+
+	ret = hisi_ptt_register_pmu(ptt);
+	if (ret) {
+		dev_err_probe(dev, ret, "cannot register PMU\n");
+		goto err_cpuhp;
+	}
+
+	hisi_ptt_add_filter_files(ptt);
+	return 0;
+
+err_cpuhp:
+	cpuhp_state_remove_instance_nocalls(hisi_ptt_cpuhp_state,
+					    &ptt->cpuhp_node);
+err_notifier:
+	bus_unregister_notifier(&pci_bus_type, &ptt->pci_nb);
+err_filters:
+	hisi_ptt_free_filters(ptt);
+	return ret;
+}
+
+static void hisi_ptt_remove(struct pci_dev *pdev)
+{
+	struct hisi_ptt *ptt = pci_get_drvdata(pdev);
+
+	/* No filter file may come or go while the PMU goes away. */
+	bus_unregister_notifier(&pci_bus_type, &ptt->pci_nb);
+	hisi_ptt_remove_filter_files(ptt);
+	perf_pmu_unregister(&ptt->pmu);
+	cpuhp_state_remove_instance_nocalls(hisi_ptt_cpuhp_state,
+					    &ptt->cpuhp_node);
+	hisi_ptt_free_filters(ptt);
+}
+
+static const struct pci_device_id hisi_ptt_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_HUAWEI, PCI_DEVICE_ID_HISI_PTT) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, hisi_ptt_ids);
+
+static struct pci_driver hisi_ptt_driver = {
+	.name		= DRV_NAME,
+	.id_table	= hisi_ptt_ids,
+	.probe		= hisi_ptt_probe,
+	.remove		= hisi_ptt_remove,
+};
+
+static int __init hisi_ptt_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/hisi_ptt:online",
+				      NULL, hisi_ptt_cpu_teardown);
+	if (ret < 0)
+		return ret;
+	hisi_ptt_cpuhp_state = ret;
+
+	ret = pci_register_driver(&hisi_ptt_driver);
+	if (ret)
+		cpuhp_remove_multi_state(hisi_ptt_cpuhp_state);
+	return ret;
+}
+module_init(hisi_ptt_init);
+
+static void __exit hisi_ptt_exit(void)
+{
+	pci_unregister_driver(&hisi_ptt_driver);
+	cpuhp_remove_multi_state(hisi_ptt_cpuhp_state);
+}
+module_exit(hisi_ptt_exit);
+
+MODULE_DESCRIPTION("HiSilicon PCIe Tune and Trace device driver");
+MODULE_AUTHOR("hisi-uncore-emu developers");
+MODULE_LICENSE("GPL");

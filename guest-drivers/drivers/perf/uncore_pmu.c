@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Common perf plumbing for counting uncore PMUs (see uncore_pmu.h).
+ *
+ * Every perf callback of an event runs on the PMU's owning CPU with
+ * interrupts off, and the overflow interrupt is affine to that CPU: the
+ * counter table is only ever touched from there, so it needs no lock.
+ */
+#include <linux/bitmap.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/sysfs.h>
+#include <linux/topology.h>
+
+#include "uncore_pmu.h"
+
+static enum cpuhp_state uncore_pmu_cpuhp_state;
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(dev_get_drvdata(dev));
+
+	if (upmu->on_cpu >= nr_cpu_ids)
+		return sysfs_emit(buf, "\n");
+	return cpumap_print_to_pagebuf(true, buf, cpumask_of(upmu->on_cpu));
+}
+static DEVICE_ATTR_RO(cpumask);
+
+static ssize_t identifier_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(dev_get_drvdata(dev));
+
+	return sysfs_emit(buf, "%#x\n", upmu->identifier);
+}
+static DEVICE_ATTR_RO(identifier);
+
+static struct attribute *uncore_pmu_common_attrs[] = {
+	&dev_attr_cpumask.attr,
+	&dev_attr_identifier.attr,
+	NULL
+};
+
+const struct attribute_group uncore_pmu_common_group = {
+	.attrs = uncore_pmu_common_attrs,
+};
+EXPORT_SYMBOL_GPL(uncore_pmu_common_group);
+
+/**
+ * uncore_pmu_event_show() - show an events/ entry made by UNCORE_PMU_EVENT_ATTR
+ * @dev: the PMU device
+ * @attr: the attribute, inside a struct dev_ext_attribute holding the config
+ * @buf: the page to fill
+ *
+ * Return: the number of bytes written.
+ */
+ssize_t uncore_pmu_event_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	struct dev_ext_attribute *ext = container_of(attr, struct dev_ext_attribute, attr);
+
+	return sysfs_emit(buf, "config=0x%lx\n", (unsigned long)ext->var);
+}
+EXPORT_SYMBOL_GPL(uncore_pmu_event_show);
+
+static bool uncore_pmu_same_counter(struct uncore_pmu *upmu,
+				    struct perf_event *a, struct perf_event *b)
+{
+	return upmu->ops->share_key &&
+	       upmu->ops->share_key(a) == upmu->ops->share_key(b);
+}
+
+/*
+ * Note @event among the events of a group that need a counter of their
+ * own; one sharing a counter with an event already noted needs none.
+ */
+static int uncore_pmu_note_group_event(struct uncore_pmu *upmu,
+				       struct perf_event **counted,
+				       unsigned int *n, struct perf_event *event)
+{
+	unsigned int i;
+
+	if (is_software_event(event))
+		return 0;
+	/* Events of two hardware PMUs cannot be scheduled as one group. */
+	if (event->pmu != &upmu->pmu)
+		return -EINVAL;
+	for (i = 0; i < *n; i++)
+		if (uncore_pmu_same_counter(upmu, counted[i], event))
+			return 0;
+	if (*n == upmu->num_counters)
+		return -EINVAL;
+	counted[(*n)++] = event;
+	return 0;
+}
+
+static int uncore_pmu_validate_group(struct uncore_pmu *upmu,
+				     struct perf_event *event)
+{
+	struct perf_event *counted[UNCORE_PMU_MAX_COUNTERS];
+	struct perf_event *leader = event->group_leader;
+	struct perf_event *sibling;
+	unsigned int n = 0;
+	int ret;
+
+	if (leader == event)
+		return 0;
+	ret = uncore_pmu_note_group_event(upmu, counted, &n, leader);
+	if (ret)
+		return ret;
+	for_each_sibling_event(sibling, leader) {
+		ret = uncore_pmu_note_group_event(upmu, counted, &n, sibling);
+		if (ret)
+			return ret;
+	}
+	return uncore_pmu_note_group_event(upmu, counted, &n, event);
+}
+
+static int uncore_pmu_event_init(struct perf_event *event)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	int ret;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	/* The counters count for the whole system and raise no samples. */
+	if (is_sampling_event(event) || event->attach_state & PERF_ATTACH_TASK)
+		return -EOPNOTSUPP;
+	if (event->cpu < 0)
+		return -EINVAL;
+	if (upmu->on_cpu >= nr_cpu_ids)
+		return -ENODEV;
+
+	ret = upmu->ops->event_init(event);
+	if (ret)
+		return ret;
+	ret = uncore_pmu_validate_group(upmu, event);
+	if (ret)
+		return ret;
+
+	event->cpu = upmu->on_cpu;
+	event->hw.idx = -1;
+	return 0;
+}
+
+/* Fold what the counter of @event counted since the last look into it. */
+static void uncore_pmu_update(struct perf_event *event)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	u64 mask = GENMASK_ULL(upmu->counter_bits[hwc->idx] - 1, 0);
+	u64 prev, now;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = upmu->ops->read_counter(upmu, event);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	local64_add((now - prev) & mask, &event->count);
+}
+
+/**
+ * uncore_pmu_counter_overflow() - account a counter that wrapped around
+ * @upmu: the PMU
+ * @idx: the counter
+ *
+ * Called by the driver's interrupt handler, on the owning CPU, once it has
+ * cleared the overflow status of @idx: the events reading the counter take
+ * what it counted before the wrap, so a 64-bit count stays exact.
+ */
+void uncore_pmu_counter_overflow(struct uncore_pmu *upmu, unsigned int idx)
+{
+	struct uncore_pmu_counter *counter;
+	unsigned int i;
+
+	if (idx >= upmu->num_counters)
+		return;
+	counter = &upmu->counters[idx];
+	for (i = 0; i < counter->users; i++)
+		if (!(counter->events[i]->hw.state & PERF_HES_STOPPED))
+			uncore_pmu_update(counter->events[i]);
+}
+EXPORT_SYMBOL_GPL(uncore_pmu_counter_overflow);
+
+static void uncore_pmu_start(struct perf_event *event, int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	struct uncore_pmu_counter *counter = &upmu->counters[hwc->idx];
+
+	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
+		return;
+	hwc->state = 0;
+
+	/* An event joining a running shared counter must not reset it. */
+	if (!counter->running++)
+		upmu->ops->start_counter(upmu, event);
+	local64_set(&hwc->prev_count, upmu->ops->read_counter(upmu, event));
+	perf_event_update_userpage(event);
+}
+
+static void uncore_pmu_stop(struct perf_event *event, int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	struct uncore_pmu_counter *counter = &upmu->counters[hwc->idx];
+
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+	hwc->state |= PERF_HES_STOPPED;
+
+	if (!--counter->running)
+		upmu->ops->stop_counter(upmu, event);
+	/* A stopped counter keeps its value: take the last of it. */
+	uncore_pmu_update(event);
+	hwc->state |= PERF_HES_UPTODATE;
+}
+
+static int uncore_pmu_first_free_counter(struct uncore_pmu *upmu)
+{
+	unsigned int idx = find_first_zero_bit(upmu->used_mask,
+					       upmu->num_counters);
+
+	return idx < upmu->num_counters ? idx : -EAGAIN;
+}
+
+/* A counter of @event's group that already counts what @event counts. */
+static int uncore_pmu_find_shared_counter(struct uncore_pmu *upmu,
+					  struct perf_event *event)
+{
+	struct uncore_pmu_counter *counter;
+	unsigned int idx;
+
+	if (!upmu->ops->share_key)
+		return -ENOENT;
+	for_each_set_bit(idx, upmu->used_mask, upmu->num_counters) {
+		counter = &upmu->counters[idx];
+		if (counter->users < UNCORE_PMU_MAX_SHARERS &&
+		    counter->events[0]->group_leader == event->group_leader &&
+		    counter->key == upmu->ops->share_key(event))
+			return idx;
+	}
+	return -ENOENT;
+}
+
+static int uncore_pmu_add(struct perf_event *event, int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	struct uncore_pmu_counter *counter;
+	int idx;
+
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+
+	idx = uncore_pmu_find_shared_counter(upmu, event);
+	if (idx < 0) {
+		if (upmu->ops->get_event_idx)
+			idx = upmu->ops->get_event_idx(event);
+		else
+			idx = uncore_pmu_first_free_counter(upmu);
+		if (idx < 0)
+			return idx;
+		set_bit(idx, upmu->used_mask);
+		upmu->counters[idx].key = upmu->ops->share_key ?
+					  upmu->ops->share_key(event) : 0;
+	}
+	counter = &upmu->counters[idx];
+	counter->events[counter->users++] = event;
+	hwc->idx = idx;
+
+	if (flags & PERF_EF_START)
+		uncore_pmu_start(event, PERF_EF_RELOAD);
+	return 0;
+}
+
+static void uncore_pmu_del(struct perf_event *event, int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	struct uncore_pmu_counter *counter = &upmu->counters[hwc->idx];
+	unsigned int i;
+
+	uncore_pmu_stop(event, PERF_EF_UPDATE);
+
+	for (i = 0; i < counter->users; i++)
+		if (counter->events[i] == event)
+			break;
+	counter->events[i] = counter->events[--counter->users];
+	counter->events[counter->users] = NULL;
+	if (!counter->users) {
+		if (upmu->ops->put_event_idx)
+			upmu->ops->put_event_idx(event);
+		clear_bit(hwc->idx, upmu->used_mask);
+	}
+	hwc->idx = -1;
+	perf_event_update_userpage(event);
+}
+
+static void uncore_pmu_read(struct perf_event *event)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		uncore_pmu_update(event);
+}
+
+static void uncore_pmu_enable(struct pmu *pmu)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+
+	if (!bitmap_empty(upmu->used_mask, upmu->num_counters))
+		upmu->ops->enable(upmu);
+}
+
+static void uncore_pmu_disable(struct pmu *pmu)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+
+	upmu->ops->disable(upmu);
+}
+
+static bool uncore_pmu_cpu_is_local(struct uncore_pmu *upmu, unsigned int cpu)
+{
+	return upmu->node == NUMA_NO_NODE || cpu_to_node(cpu) == upmu->node;
+}
+
+/* An online CPU other than @gone to own the PMU, of its node if possible. */
+static unsigned int uncore_pmu_pick_cpu(struct uncore_pmu *upmu,
+					unsigned int gone)
+{
+	unsigned int cpu, fallback = nr_cpu_ids;
+
+	for_each_online_cpu(cpu) {
+		if (cpu == gone)
+			continue;
+		if (uncore_pmu_cpu_is_local(upmu, cpu))
+			return cpu;
+		if (fallback >= nr_cpu_ids)
+			fallback = cpu;
+	}
+	return fallback;
+}
+
+static void uncore_pmu_move_irq(struct uncore_pmu *upmu)
+{
+	if (upmu->irq > 0 && upmu->on_cpu < nr_cpu_ids)
+		WARN_ON(irq_set_affinity(upmu->irq, cpumask_of(upmu->on_cpu)));
+}
+
+static int uncore_pmu_online_cpu(unsigned int cpu, struct hlist_node *node)
+{
+	struct uncore_pmu *upmu = hlist_entry_safe(node, struct uncore_pmu,
+						   cpuhp_node);
+
+	if (upmu->on_cpu < nr_cpu_ids)
+		return 0;
+	upmu->on_cpu = cpu;
+	uncore_pmu_move_irq(upmu);
+	return 0;
+}
+
+static int uncore_pmu_offline_cpu(unsigned int cpu, struct hlist_node *node)
+{
+	struct uncore_pmu *upmu = hlist_entry_safe(node, struct uncore_pmu,
+						   cpuhp_node);
+	unsigned int target;
+
+	if (cpu != upmu->on_cpu)
+		return 0;
+	target = uncore_pmu_pick_cpu(upmu, cpu);
+	upmu->on_cpu = target;
+	if (target >= nr_cpu_ids)
+		return 0;
+	perf_pmu_migrate_context(&upmu->pmu, cpu, target);
+	uncore_pmu_move_irq(upmu);
+	return 0;
+}
+
+int __uncore_pmu_register(struct uncore_pmu *upmu, struct module *owner)
+{
+	int ret;
+
+	if (WARN_ON(!upmu->num_counters ||
+		    upmu->num_counters > UNCORE_PMU_MAX_COUNTERS))
+		return -EINVAL;
+
+	upmu->pmu.module = owner;
+	upmu->pmu.parent = upmu->dev;
+	upmu->pmu.task_ctx_nr = perf_invalid_context;
+	upmu->pmu.capabilities = PERF_PMU_CAP_NO_EXCLUDE;
+	upmu->pmu.event_init = uncore_pmu_event_init;
+	upmu->pmu.pmu_enable = uncore_pmu_enable;
+	upmu->pmu.pmu_disable = uncore_pmu_disable;
+	upmu->pmu.add = uncore_pmu_add;
+	upmu->pmu.del = uncore_pmu_del;
+	upmu->pmu.start = uncore_pmu_start;
+	upmu->pmu.stop = uncore_pmu_stop;
+	upmu->pmu.read = uncore_pmu_read;
+
+	upmu->on_cpu = nr_cpu_ids;
+	ret = cpuhp_state_add_instance_nocalls(uncore_pmu_cpuhp_state,
+					       &upmu->cpuhp_node);
+	if (ret)
+		return ret;
+	/* From here on the hotplug callbacks keep the owner online. */
+	cpus_read_lock();
+	upmu->on_cpu = uncore_pmu_pick_cpu(upmu, nr_cpu_ids);
+	uncore_pmu_move_irq(upmu);
+	cpus_read_unlock();
+
+	ret = perf_pmu_register(&upmu->pmu, upmu->name, -1);
+	if (ret)
+		cpuhp_state_remove_instance_nocalls(uncore_pmu_cpuhp_state,
+						    &upmu->cpuhp_node);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__uncore_pmu_register);
+
+/**
+ * uncore_pmu_unregister() - remove a PMU registered by uncore_pmu_register
+ * @upmu: the PMU
+ */
+void uncore_pmu_unregister(struct uncore_pmu *upmu)
+{
+	perf_pmu_unregister(&upmu->pmu);
+	cpuhp_state_remove_instance_nocalls(uncore_pmu_cpuhp_state,
+					    &upmu->cpuhp_node);
+}
+EXPORT_SYMBOL_GPL(uncore_pmu_unregister);
+
+static int __init uncore_pmu_module_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
+				      "perf/uncore_pmu:online",
+				      uncore_pmu_online_cpu,
+				      uncore_pmu_offline_cpu);
+	if (ret < 0)
+		return ret;
+	uncore_pmu_cpuhp_state = ret;
+	return 0;
+}
+module_init(uncore_pmu_module_init);
+
+static void __exit uncore_pmu_module_exit(void)
+{
+	cpuhp_remove_multi_state(uncore_pmu_cpuhp_state);
+}
+module_exit(uncore_pmu_module_exit);
+
+MODULE_DESCRIPTION("Common plumbing for counting uncore PMUs");
+MODULE_AUTHOR("hisi-uncore-emu developers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,429 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# arm-ccn at its edges, under either driver set: configs the driver must
+# refuse (with their errnos), groups that cannot fit, watchpoints of one XP
+# shared by more events than it has, overflow of the 32-bit event counters
+# (traffic fast enough to wrap them, and the device's fault injection) and
+# of the 40-bit cycle counter, the owner CPU going offline, module removal
+# while counting, 50 unloads and reloads, and nothing left behind.
+#
+# Topology (tests/boot/meson.build): -device arm-ccn,id=ccn under
+# -icount shift=0,sleep=off, so that the 40-bit cycle counter (2^40 cycles
+# at 1 GHz: 18 minutes) wraps in seconds of real time while the guest sleeps.
+# Nodes (docs/arm-ccn.md): RN-I 0-1, HN-F 2-5 and 8-11, HN-I 6, SBAS 7,
+# MN 12, SBSX 13; node n on XP n / 2, port n % 2; XPs 0-10.
+#
+# Where the two driver sets differ by design, the test point says so and
+# checks each against its own behaviour.
+. /guest/tests/lib/ktap.sh
+. /guest/tests/lib/qmp.sh
+. /guest/tests/lib/drivers.sh
+
+PMU=/sys/bus/event_source/devices/ccn
+DEV=/machine/peripheral/ccn
+TRAFFIC=/machine/hisi-traffic-default
+
+ktap_start arm_ccn_errors 23
+qmp_open >/dev/null || echo "# no QMP"
+
+# cfg FIELD=VALUE...: a config from the fields of format/ (config only)
+cfg() {
+	local kv node=0 type=0 event=0 port=0 vc=0 dir=0 mask=0
+	for kv in "$@"; do
+		case ${kv%%=*} in
+		node | xp) node=${kv#*=} ;;
+		type) type=${kv#*=} ;;
+		event) event=${kv#*=} ;;
+		port | bus) port=${kv#*=} ;;
+		vc) vc=${kv#*=} ;;
+		dir) dir=${kv#*=} ;;
+		mask) mask=${kv#*=} ;;
+		*) echo "cfg: no field ${kv%%=*}" >&2; return 1 ;;
+		esac
+	done
+	printf '0x%x\n' $((node | type << 8 | event << 16 | port << 24 | vc << 26 | dir << 29 | mask << 30))
+}
+
+CYCLES=$(cfg type=0xff)
+# HN-F node 2's requests received: 2 M/s by default
+REQS2=$(cfg type=4 event=5 node=2)
+# wp PORT DIR [MASK [VC]]: a watchpoint on XP 1 (nodes 2 and 3, HN-Fs),
+# by default on the request channel with mask 8 ("any")
+wp() {
+	cfg type=8 event=0xfe xp=1 port="$1" dir="$2" mask="${3:-8}" vc="${4:-0}"
+}
+
+# expect WANT PMU-OPEN-ARGS...: pmu-open says "ok", or fails with errno WANT
+expect() {
+	local want=$1 out
+	shift
+	out=$(pmu-open "$@" 2>&1 | head -n 1)
+	case $out in
+	"$want" | "errno=$want "*) return 0 ;;
+	esac
+	echo "pmu-open $*: got '$out', want $want"
+	return 1
+}
+
+# counts PMU-OPEN-ARGS...: the counts of the group, on one line
+counts() {
+	local out
+	out=$(pmu-open "$@" 2>&1) || { echo "pmu-open $*: $out"; return 1; }
+	echo "$out" | sed -n 's/^count[0-9]*=//p' | tr '\n' ' '
+}
+
+# near A B TOLERANCE [OFFSET]: |A - B - OFFSET| <= TOLERANCE (awk: exact
+# below 2^53, where the shell's arithmetic might not reach)
+near() {
+	awk -v a="$1" -v b="$2" -v t="$3" -v o="${4:-0}" \
+		'BEGIN { d = a - b - o; exit !(d <= t && -d <= t) }'
+}
+
+# per_s COUNT CYCLES WANT: COUNT per second of CYCLES at 1 GHz is WANT +-1 %
+per_s() {
+	awk -v n="$1" -v c="$2" -v want="$3" \
+		'BEGIN { v = n / (c / 1e9); print v "/s"; exit !(c > 0 && v > want * 0.99 && v < want * 1.01) }'
+}
+
+# wrapped COUNT WANT TOLERANCE: COUNT is WANT +- TOLERANCE. Differs by
+# design: upstream takes a counter modulo 2^32 between two of its reads,
+# which come only at the overflow interrupts; when the counter has moved by
+# more since (the interrupt comes after the wrap, and the previous read was
+# closer to the wrap than that), a whole 2^32 is lost. Ours counts the wraps
+# from the overflow status. So for upstream only COUNT mod 2^32 is checked.
+wrapped() {
+	awk -v c="$1" -v w="$2" -v t="$3" -v up="$([ "$DRIVERS" = upstream ] && echo 1)" 'BEGIN {
+		d = c - w; m = 4294967296
+		if (up) {
+			k = int((d < 0 ? d - m / 2 : d + m / 2) / m)
+			d -= k * m
+			if (k) print "upstream: off by " k " x 2^32"
+		}
+		exit !(d <= t && -d <= t)
+	}'
+}
+
+qom_set() {
+	qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\", \"value\": $3}}" >/dev/null
+}
+
+# The CCN's overflow interrupts so far, over all CPUs
+ccn_irqs() {
+	awk '/ccn/ { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts
+}
+
+# wait_irq N: until the CCN has taken more than N interrupts (5 s at most)
+wait_irq() {
+	local i
+	for i in $(seq 50); do
+		[ "$(ccn_irqs)" -gt "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "no interrupt after the ${1}th"
+	return 1
+}
+
+ktap_check probe sh -c "ls /sys/bus/platform/drivers/arm-ccn/ | grep -q ccn && test -d $PMU"
+
+# The sysfs interface users see: the same under both sets.
+interface() {
+	local f want got
+	for f in node=config:0-7 xp=config:0-7 type=config:8-15 event=config:16-23 \
+		port=config:24-25 bus=config:24-25 vc=config:26-28 dir=config:29-29 \
+		mask=config:30-33 cmp_l=config1:0-62 cmp_h=config2:0-59; do
+		got=$(cat "$PMU/format/${f%%=*}") || return 1
+		[ "$got" = "${f#*=}" ] || { echo "format/${f%%=*}: $got"; return 1; }
+	done
+	[ "$(ls $PMU/format | wc -l)" = 11 ] || { echo "format/: $(ls $PMU/format)"; return 1; }
+	# 51 events: SBAS and SBSX are present in this topology
+	[ "$(ls $PMU/events | wc -l)" = 51 ] || { echo "$(ls $PMU/events | wc -l) events"; return 1; }
+	for f in "mn_dvmop=type=0x1,event=0xfe,dir=1,vc=0,cmp_h=0x2800,mask=0xb,node=12" \
+		"hni_rxreqflits_order=type=0x5,event=0xfe,dir=0,vc=0,cmp_h=0x8000,mask=0xa,node=?" \
+		"sbsx_txdatflits=type=0xc,event=0xfe,dir=1,vc=3,mask=0x8,node=?" \
+		"hnf_cache_miss=type=0x4,event=0x1,node=?" \
+		"rni_txreq_flits_replayed=type=0x16,event=0xa,node=?" \
+		"sbas_rdata_beats_p0=type=0x10,event=0x1,node=?" \
+		"xp_valid_flit=type=0x8,event=0x4,xp=?,vc=?,bus=?" \
+		"xp_watchpoint=type=0x8,event=0xfe,xp=?,vc=?,port=?,dir=?,cmp_l=?,cmp_h=?,mask=?" \
+		"cycles=type=0xff"; do
+		got=$(cat "$PMU/events/${f%%=*}") || return 1
+		[ "$got" = "${f#*=}" ] || { echo "events/${f%%=*}: $got"; return 1; }
+	done
+	for f in 0l=0x0000000000000000 7h=0x0000000000000000 \
+		8l=0xffffffffffffffff 8h=0xffffffffffffffff \
+		9l=0x0000000000000000 9h=0x0000000000000000 \
+		al=0xffffffffffffffff ah=0xffffffffffff7fff \
+		bl=0xffffffffffffffff bh=0xffffffffffffc1ff; do
+		got=$(cat "$PMU/cmp_mask/${f%%=*}") || return 1
+		[ "$got" = "${f#*=}" ] || { echo "cmp_mask/${f%%=*}: $got"; return 1; }
+	done
+	[ "$(ls $PMU/cmp_mask | wc -l)" = 24 ] || { echo "cmp_mask/: $(ls $PMU/cmp_mask)"; return 1; }
+	grep -qx '[01]' $PMU/cpumask || { echo "cpumask: $(cat $PMU/cpumask)"; return 1; }
+}
+ktap_check sysfs-interface interface
+
+# Differs by design: issue 9 gives every counting PMU of ours an
+# "identifier"; the CCN has no version register, so ours shows the MN's ID
+# register (type 0x01, node id 12 here). Upstream has no such file.
+identifier() {
+	if [ "$DRIVERS" = upstream ]; then
+		[ ! -e $PMU/identifier ] || { echo "upstream has identifier $(cat $PMU/identifier)"; return 1; }
+	else
+		[ "$(cat $PMU/identifier)" = 0xc01 ] || { echo "identifier: $(cat $PMU/identifier)"; return 1; }
+	fi
+}
+ktap_check identifier identifier
+
+# cmp_mask/0l..7h take numbers; 8l..bh are fixed; a user mask takes effect:
+# with 0l/0h all ones (mask 0) a watchpoint counts what mask 8 ("any") does.
+cmp_masks() {
+	local m=$PMU/cmp_mask
+	echo 0x1234 >$m/0l && [ "$(cat $m/0l)" = 0x0000000000001234 ] ||
+		{ echo "0l: $(cat $m/0l)"; return 1; }
+	! echo nonsense >$m/0l 2>/dev/null || { echo "0l took 'nonsense'"; return 1; }
+	[ "$(cat $m/0l)" = 0x0000000000001234 ] || { echo "0l after nonsense: $(cat $m/0l)"; return 1; }
+	! echo 0 >$m/8l 2>/dev/null || { echo "8l is writable"; return 1; }
+	[ "$(cat $m/8l)" = 0xffffffffffffffff ] || { echo "8l: $(cat $m/8l)"; return 1; }
+	echo 0xffffffffffffffff >$m/0l && echo 0xffffffffffffffff >$m/0h || return 1
+	set -- $(counts --ms 500 ccn:"$(wp 0 0 0)" ccn:"$(wp 0 0 8)")
+	echo 0 >$m/0l
+	echo 0 >$m/0h
+	echo "mask 0: $1, mask 8: $2"
+	[ "$2" -gt 0 ] && near "$1" "$2" 50
+}
+ktap_check cmp-mask-files cmp_masks
+
+# Refused configs. Node ids end at 13; node 1 is an RN-I, node 12 the MN.
+node_range() {
+	expect EINVAL ccn:"$(cfg type=4 event=1 node=14)" &&
+		expect EINVAL ccn:"$(cfg type=4 event=1 node=40)" &&
+		expect EINVAL ccn:"$(cfg type=0x16 event=1 node=255)"
+}
+ktap_check node-out-of-range-einval node_range
+
+node_type() {
+	expect EINVAL ccn:"$(cfg type=4 event=1 node=1)" &&
+		expect EINVAL ccn:"$(cfg type=0x16 event=1 node=2)" &&
+		expect EINVAL ccn:"$(cfg type=5 event=0xfe node=2 mask=8)" &&
+		expect EINVAL ccn:"$(cfg type=1 event=0xfe node=2 dir=1 mask=11)":0:0x1c00 &&
+		expect EINVAL ccn:"$(cfg type=3 event=1 node=2)" &&
+		expect ok ccn:"$(cfg type=4 event=1 node=2)" &&
+		expect ok ccn:"$(cfg type=0x14 event=1 node=1)" &&
+		expect ok ccn:"$(cfg type=1 event=0xfe node=12 dir=1 mask=11)":0:0x1c00
+}
+ktap_check wrong-node-type-einval node_type
+
+unknown_event() {
+	expect EINVAL ccn:"$(cfg type=4 event=0xf node=2)" &&
+		expect EINVAL ccn:"$(cfg type=4 event=0xfe node=2)" &&
+		expect EINVAL ccn:"$(cfg type=8 event=5 xp=1)" &&
+		expect EINVAL ccn:"$(cfg type=0x10 event=2 node=7)" &&
+		expect EINVAL ccn:"$(cfg type=0xff event=1)"
+}
+ktap_check unknown-event-einval unknown_event
+
+xp_range() {
+	expect EINVAL ccn:"$(cfg type=8 event=4 xp=11)" &&
+		expect EINVAL ccn:"$(cfg type=8 event=0xfe xp=200 mask=8)" &&
+		expect ok ccn:"$(cfg type=8 event=4 xp=10)"
+}
+ktap_check xp-out-of-range-einval xp_range
+
+bad_port() {
+	expect EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 port=2 mask=8)" &&
+		expect EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 port=3 mask=8)" &&
+		expect EINVAL ccn:"$(cfg type=8 event=4 xp=1 bus=2)" &&
+		expect ok ccn:"$(cfg type=8 event=0xfe xp=1 port=1 mask=8)"
+}
+ktap_check bad-port-einval bad_port
+
+bad_vc() {
+	expect EINVAL ccn:"$(cfg type=8 event=4 xp=1 vc=4)" &&
+		expect EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 vc=7 mask=8)" &&
+		expect EINVAL ccn:"$(cfg type=5 event=0xfe node=6 vc=4 mask=8)" &&
+		expect ok ccn:"$(cfg type=8 event=4 xp=1 vc=3)"
+}
+ktap_check bad-vc-einval bad_vc
+
+# Differs by design: only masks 0..11 exist. Upstream takes 12..15 and reads
+# its watchpoint mask from past the end of its table; ours refuses them.
+bad_mask() {
+	if [ "$DRIVERS" = upstream ]; then
+		expect ok ccn:"$(wp 0 0 12)"
+	else
+		expect EINVAL ccn:"$(wp 0 0 12)" && expect EINVAL ccn:"$(wp 0 0 15)"
+	fi && expect ok ccn:"$(wp 0 0 11)"
+}
+ktap_check watchpoint-mask-range bad_mask
+
+ktap_check sampling-eopnotsupp expect EOPNOTSUPP --sample ccn:$CYCLES
+ktap_check per-task-eopnotsupp expect EOPNOTSUPP --task ccn:$CYCLES
+
+# An XP has two watchpoints: a group using both counts on both (node 2's
+# requests received, and its responses sent).
+two_wps() {
+	set -- $(counts --ms 500 ccn:"$(wp 0 0)" ccn:"$(wp 0 1 8 1)" ccn:$REQS2)
+	echo "port 0 rx req $1, port 0 tx rsp $2, requests $3"
+	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] && near "$1" "$3" 50
+}
+ktap_check two-watchpoints-per-xp two_wps
+
+# Differs by design: a group that can never be scheduled whole (a third
+# watchpoint of one XP, a fifth event source of one node, a second cycle
+# counter, a ninth event counter). Ours refuses it at open with EINVAL;
+# upstream opens it and it never counts.
+never_fits() {
+	local last=$1 out
+	shift
+	if [ "$DRIVERS" = upstream ]; then
+		out=$(counts --ms 200 "$@") || return 1
+		[ "$(echo $out | tr -d ' 0')" = "" ] || { echo "counted: $out"; return 1; }
+	else
+		out=$(pmu-open "$@" 2>&1 | head -n 1)
+		[ "$out" = "errno=EINVAL event=$last" ] || { echo "$out"; return 1; }
+	fi
+}
+unfit_groups() {
+	local n3=$(cfg type=4 event=1 node=3) c="" n
+	never_fits 2 ccn:"$(wp 0 0)" ccn:"$(wp 0 1)" ccn:"$(wp 1 0)" || return 1
+	never_fits 4 ccn:$n3 ccn:$n3 ccn:$n3 ccn:$n3 ccn:$n3 || return 1
+	never_fits 1 ccn:$CYCLES ccn:$CYCLES || return 1
+	# the eight HN-Fs' requests, then the HN-I's: nine event counters
+	for n in 2 3 4 5 8 9 10 11; do
+		c="$c ccn:$(cfg type=4 event=5 node=$n)"
+	done
+	never_fits 8 $c ccn:"$(cfg type=5 event=0xfe node=6 mask=8)" || return 1
+	# and what does fit opens and counts: four sources of node 3
+	set -- $(counts --ms 200 ccn:$n3 ccn:$n3 ccn:$n3 ccn:$n3)
+	[ "$4" -gt 0 ] || { echo "four sources of node 3: $*"; return 1; }
+}
+ktap_check groups-that-cannot-fit unfit_groups
+
+# Three watchpoint events on one XP, each its own group: the third waits its
+# turn (perf rotates them) and all three count; nothing is left taken.
+rotate_wps() {
+	local i
+	pmu-open --ms 1000 ccn:"$(wp 0 0)" >/tmp/wp0.out &
+	pmu-open --ms 1000 ccn:"$(wp 0 1 8 1)" >/tmp/wp1.out &
+	pmu-open --ms 1000 ccn:"$(wp 1 0)" >/tmp/wp2.out &
+	wait
+	for i in 0 1 2; do
+		grep -q '^count0=[1-9]' /tmp/wp$i.out || { echo "event $i: $(cat /tmp/wp$i.out)"; return 1; }
+	done
+	two_wps
+}
+ktap_check watchpoints-rotate rotate_wps
+
+# 32-bit event counters wrap: node 2 receiving 4e9 requests/s wraps its
+# counter every 1.07 s; the overflow interrupt keeps the 64-bit count exact.
+FAST='"node=2,stream=ring-req-rx,rate=4000000000"'
+natural_wraps() {
+	local before=$(ccn_irqs) after
+	qom_set $TRAFFIC rules "$FAST" || return 1
+	set -- $(counts --ms 3000 ccn:$CYCLES ccn:$REQS2)
+	qom_set $TRAFFIC rules '""'
+	after=$(ccn_irqs)
+	echo "$2 requests in $1 cycles; $((after - before)) interrupts"
+	[ $((after - before)) -ge 2 ] &&
+		wrapped "$2" "$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 4 }')" "$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 0.04 }')"
+}
+ktap_check overflow-32bit-wraps natural_wraps
+
+# Fault injection: with the traffic paused, "advance" adds 2^32 - 1 to
+# counter 0 three times, wrapping it each time (its value is past 0 after
+# a second of counting); the count of the event on it grows by exactly
+# that, compared with the same event on counter 1. Each wrap is left to
+# the interrupt before the next: two unread wraps are one 2^32 lost.
+advance() {
+	local i n
+	pmu-open --ms 4000 ccn:$REQS2 ccn:$REQS2 >/tmp/adv.out &
+	sleep 1
+	qom_set $TRAFFIC paused true || return 1
+	for i in 1 2 3; do
+		n=$(ccn_irqs)
+		qom_set $DEV advance '"0=4294967295"' && wait_irq "$n" ||
+			{ qom_set $TRAFFIC paused false; wait; return 1; }
+	done
+	qom_set $TRAFFIC paused false
+	wait
+	set -- $(sed -n 's/^count[0-9]*=//p' /tmp/adv.out)
+	echo "counter 0: $1, counter 1: $2, want 3 * (2^32 - 1) more on counter 0"
+	[ "$2" -gt 1000000 ] &&
+		wrapped "$(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", a - b }')" 12884901885 100
+}
+ktap_check overflow-32bit-advance advance
+
+# The 40-bit cycle counter at 1 GHz wraps every 1099.5 s: count 1200 s.
+# Without the overflow interrupt the count would come out 2^40 short.
+cycle_wrap() {
+	set -- $(counts --ms 1200000 ccn:$CYCLES)
+	echo "$1 cycles in 1200 s"
+	awk -v c="$1" 'BEGIN { exit !(c > 1.2e12 * 0.995 && c < 1.2e12 * 1.005) }'
+}
+ktap_check overflow-40bit-cycles cycle_wrap
+
+# The owner CPU goes offline while counting: cpumask and the interrupt move
+# to the other CPU and counting goes on, wraps and all (4e9 requests/s).
+cpu_offline() {
+	local owner other irq
+	owner=$(cat $PMU/cpumask)
+	other=$((1 - owner))
+	irq=$(awk '/ccn/ { sub(":", "", $1); print $1 }' /proc/interrupts)
+	qom_set $TRAFFIC rules "$FAST" || return 1
+	pmu-open --ms 3000 ccn:$CYCLES ccn:$REQS2 >/tmp/off.out &
+	sleep 1
+	echo 0 >/sys/devices/system/cpu/cpu$owner/online || { wait; echo "cpu$owner cannot go offline"; return 1; }
+	local mask=$(cat $PMU/cpumask) aff=$(cat /proc/irq/$irq/smp_affinity_list)
+	wait
+	echo 1 >/sys/devices/system/cpu/cpu$owner/online
+	qom_set $TRAFFIC rules '""'
+	set -- $(sed -n 's/^count[0-9]*=//p' /tmp/off.out)
+	echo "owner $owner -> cpumask $mask, irq $irq on $aff; $2 requests in $1 cycles"
+	[ "$mask" = $other ] && [ "$aff" = $other ] &&
+		[ "$(cat $PMU/cpumask)" = $other ] &&
+		awk -v c="$1" 'BEGIN { exit !(c > 3e9 * 0.97 && c < 3e9 * 1.03) }' &&
+		wrapped "$2" "$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 4 }')" "$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 0.04 }')"
+}
+ktap_check cpu-offline-migrates cpu_offline
+
+# rmmod is refused while an event is open and works once it is closed.
+busy_rmmod() {
+	pmu-open --hold 3 ccn:$CYCLES >/tmp/hold.out &
+	sleep 1
+	grep -qx ok /tmp/hold.out || { wait; echo "open: $(cat /tmp/hold.out)"; return 1; }
+	if rmmod arm-ccn 2>/dev/null; then
+		wait
+		echo "rmmod worked with an event open"
+		return 1
+	fi
+	wait
+	driver_unload arm-ccn && [ ! -e $PMU ] && driver_load arm-ccn && [ -d $PMU ]
+}
+ktap_check rmmod-refused-while-counting busy_rmmod
+
+# 50 unloads and reloads, with a short perf stat on each load.
+reload() {
+	local i n
+	for i in $(seq 50); do
+		driver_unload arm-ccn || { echo "unload $i failed"; return 1; }
+		[ ! -e $PMU ] || { echo "PMU left after unload $i"; return 1; }
+		driver_load arm-ccn || { echo "load $i failed"; return 1; }
+		n=$(perf stat -x, -a -e ccn/cycles/ -- sleep 0.05 2>&1 | awk -F, '/ccn/ { print $1 }')
+		[ "${n:-0}" -gt 0 ] 2>/dev/null || { echo "reload $i: perf stat says '$n'"; return 1; }
+	done
+}
+ktap_check unload-reload-50 reload
+
+# After the last unload nothing of the driver is left.
+nothing_left() {
+	driver_unload arm-ccn || return 1
+	[ ! -e $PMU ] || { echo "PMU left"; return 1; }
+	[ ! -e /sys/bus/platform/drivers/arm-ccn ] || { echo "platform driver left"; return 1; }
+	[ ! -e /sys/module/arm_ccn ] || { echo "module left"; return 1; }
+	! grep -q ccn /proc/interrupts || { echo "interrupt left: $(grep ccn /proc/interrupts)"; return 1; }
+	! ls /sys/bus/event_source/devices | grep -q ccn || { echo "left: $(ls /sys/bus/event_source/devices)"; return 1; }
+	if [ "$DRIVERS" != upstream ]; then
+		[ ! -e /sys/module/uncore_pmu ] || { echo "uncore_pmu left"; return 1; }
+	fi
+}
+ktap_check nothing-left nothing_left
+ktap_finish

@@ -1,0 +1,312 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# hns3-pmu: what the driver refuses and why, counter sharing, overflow,
+# the owner CPU going offline, and the module's lifetime; under either
+# driver set ($DRIVERS: upstream, or ours). Topology (tests/boot/meson.build)
+# as for hns3-pmu: the PMU id=pmu0 sicl-id=5 at 00:0a.0, functions 01:00.0
+# and 01:00.1 with 4 queues each, every queue receiving 100000 packets/s.
+# Events are opened with raw configs by /guest/progs/pmu-open.
+. /guest/tests/lib/ktap.sh
+. /guest/tests/lib/qmp.sh
+. /guest/tests/lib/drivers.sh
+
+NAME=hns3_pmu_sicl_5
+PMU=/sys/bus/event_source/devices/$NAME
+OPEN=/guest/progs/pmu-open
+CLK=100000000
+# config1: global=1; bdf=B queue=Q is B << 8 | Q << 24
+GLOBAL=0x10000000000000
+# config: pps_ssu_rpu_packet_num and its cycles, 800000 packets/s in all
+PKTS=0x00102
+TIME=0x10102
+
+ours() {
+	[ "$DRIVERS" != upstream ]
+}
+
+# filter BDF QUEUE: config1 of a function (and queue) filter
+filter() {
+	printf '0x%x' $(($1 << 8 | $2 << 24))
+}
+
+# refused ERRNO EVENT...: pmu-open fails with ERRNO
+refused() {
+	local want=$1 out
+	shift
+	out=$($OPEN "$@")
+	echo "$out"
+	case $out in
+	"errno=$want "*) return 0 ;;
+	esac
+	return 1
+}
+
+# opens EVENT...: pmu-open takes the events
+opens() {
+	local out
+	out=$($OPEN "$@")
+	echo "$out"
+	[ "$out" = ok ]
+}
+
+# count N OUTPUT: countN= of pmu-open's OUTPUT
+count() {
+	echo "$2" | sed -n "s/^count$1=//p"
+}
+
+# rate PACKETS CYCLES WANT: PACKETS per second over CYCLES, +-1 %
+rate() {
+	echo "$1 packets over $2 cycles"
+	awk -v n="$1" -v c="$2" -v clk=$CLK -v want="$3" 'BEGIN {
+		v = n / (c / clk); print v "/s"
+		exit !(c > 0 && v > want * 0.99 && v < want * 1.01)
+	}'
+}
+
+# background FILE ARGS...: pmu-open ARGS in the background, output to FILE;
+# returns once it has opened its events (or failed to)
+background() {
+	local file=$1 i
+	shift
+	$OPEN "$@" >"$file" 2>&1 &
+	for i in $(seq 200); do
+		grep -q '^ok\|^errno=' "$file" && break
+		sleep 0.1
+	done
+	grep -q '^ok' "$file"
+}
+
+# irqs: how often the PMU's interrupt fired, on all CPUs
+irqs() {
+	awk -v name=$NAME '$NF == name {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+	} END { print s + 0 }' /proc/interrupts
+}
+
+ktap_start hns3_pmu_errors 26
+
+# Bad configs: each refused at perf_event_open with the errno users see.
+unknown_event() {
+	refused ENOENT $NAME:0x00007:$GLOBAL &&	# no bandwidth subevent 7
+	refused ENOENT $NAME:0x00400:$GLOBAL &&	# no event type 4
+	refused ENOENT $NAME:0x1021b:$GLOBAL	# no latency subevent 0x1b
+}
+ktap_check unknown-event-enoent unknown_event
+# bw_rd_fbd_byte_num counts globally only: the default config1 asks for
+# port 0 and TC 0
+no_filter_mode() {
+	refused ENOENT $NAME:0x0000b:0 &&
+	refused ENOENT $NAME:0x0000b:0xf0 &&	# port 0, all TCs
+	refused ENOENT $NAME:0x0000b:$(filter 0x101 0xffff)
+}
+ktap_check no-filter-mode-enoent no_filter_mode
+ktap_check missing-function-enoent \
+	refused ENOENT $NAME:$PKTS:$(filter 0x102 0xffff)
+# 03:00.0 is past bdf_max; 00:0a.0 (the PMU itself) exists, below bdf_min
+out_of_range() {
+	refused ENOENT $NAME:$PKTS:$(filter 0x300 0xffff) &&
+	refused ENOENT $NAME:$PKTS:$(filter 0x050 0xffff)
+}
+ktap_check bdf-out-of-range-enoent out_of_range
+# The QID check: 01:00.0 and 01:00.1 have queues 0..3
+queue_check() {
+	opens $NAME:$PKTS:$(filter 0x100 3) &&
+	refused ENOENT $NAME:$PKTS:$(filter 0x100 4) &&
+	refused ENOENT $NAME:$PKTS:$(filter 0x101 0x100)
+}
+ktap_check queue-check-miss-enoent queue_check
+ktap_check sampling-eopnotsupp refused EOPNOTSUPP --sample $NAME:$PKTS:$GLOBAL
+ktap_check per-task-eopnotsupp refused EOPNOTSUPP --task $NAME:$PKTS:$GLOBAL
+
+# Eight slots: nine event codes in one group cannot count together.
+nine=
+for code in 0x001 0x002 0x003 0x004 0x005 0x006 0x008 0x009 0x00a; do
+	nine="$nine $NAME:$code:$GLOBAL"
+done
+ktap_check group-of-nine-einval refused EINVAL $nine
+
+# Counter sharing: the two halves of a pair read one slot, so eight pairs
+# (sixteen events) fit the eight slots as one group, and all count.
+eight_pairs() {
+	local args= code out i
+	for code in 0x001 0x002 0x003 0x004 0x005 0x006 0x008 0x009; do
+		args="$args $NAME:$code:$GLOBAL $NAME:$((code | 0x10000)):$GLOBAL"
+	done
+	out=$($OPEN --ms 300 $args)
+	echo "$out" | tr '\n' ' '
+	[ "$(echo "$out" | grep -c '^count[0-9]*=[1-9]')" = 16 ]
+}
+ktap_check group-of-eight-pairs-counts eight_pairs
+
+pair_rate() {
+	local out
+	out=$($OPEN --ms 1000 $NAME:$PKTS:$1 $NAME:$TIME:$1) || { echo "$out"; return 1; }
+	rate "$(count 0 "$out")" "$(count 1 "$out")" "$2"
+}
+# The filter modes are tried in order: global before function
+ktap_check global-before-function pair_rate $((GLOBAL | $(filter 0x101 0xffff))) 800000
+
+# One code under two filters in a group: all of 01:00.0 and 01:00.1, and
+# 01:00.1 alone.
+two_filters() {
+	local out c0 c1
+	out=$($OPEN --ms 1000 $NAME:$PKTS:$GLOBAL $NAME:$PKTS:$(filter 0x101 0xffff))
+	c0=$(count 0 "$out") c1=$(count 1 "$out")
+	echo "$c0 and $c1 packets"
+	if ours; then
+		# ours: each filter has a slot of its own, twice as many globally
+		awk -v a="$c0" -v b="$c1" 'BEGIN { exit !(b > 0 && a / b > 1.98 && a / b < 2.02) }'
+	else
+		# Differs by design: upstream shares one slot by event code
+		# alone; the second event's filter replaces the first's, so
+		# both count 01:00.1.
+		awk -v a="$c0" -v b="$c1" 'BEGIN { exit !(b > 0 && a / b > 0.98 && a / b < 1.02) }'
+	fi
+}
+ktap_check same-code-two-filters two_filters
+
+# A ninth event while eight slots count.
+ninth() {
+	local args= code ret
+	for code in 0x001 0x002 0x003 0x004 0x005 0x006 0x008 0x009; do
+		args="$args $NAME:$code:$GLOBAL"
+	done
+	background /tmp/eight --ms 4000 $args || { cat /tmp/eight; return 1; }
+	if ours; then
+		# ours: a plain event opens (perf multiplexes it); a queue
+		# filter, which needs an idle slot for its check, is refused
+		opens $NAME:$PKTS:$GLOBAL &&
+			refused EBUSY $NAME:$PKTS:$(filter 0x100 3)
+	else
+		# Differs by design: upstream refuses any event while all
+		# eight slots count
+		refused EBUSY $NAME:$PKTS:$GLOBAL &&
+			refused EBUSY $NAME:$PKTS:$(filter 0x100 3)
+	fi
+	ret=$?
+	wait
+	return $ret
+}
+ktap_check ninth-event-while-eight-count ninth
+
+# advance N: the device's fault injection adds N to slot 0's counter
+advance() {
+	local args="\"path\": \"pmu0\", \"property\": \"advance\", \"value\": \"0=$1\""
+
+	qmp "{\"execute\": \"qom-set\", \"arguments\": {$args}}" >/dev/null
+}
+
+# Overflow: the device's fault injection takes slot 0's counter (the first
+# event's) to 2^21 below 2^64 a second into a four-second count, so it
+# wraps while counting: the 64-bit count comes out exactly 2^21 below the
+# packets counted, and the interrupt fired.
+overflow() {
+	local before out n c
+	before=$(irqs)
+	background /tmp/overflow --ms 4000 $NAME:$PKTS:$GLOBAL $NAME:$TIME:$GLOBAL ||
+		{ cat /tmp/overflow; return 1; }
+	sleep 1
+	# N is at most 2^63 - 1: 2^64 - 2^21 in two steps
+	qmp_open >/dev/null && advance 9223372036854775807 &&
+		advance 9223372036852678657 ||
+		{ wait; echo "qom-set advance failed"; return 1; }
+	wait
+	out=$(cat /tmp/overflow)
+	c=$(count 1 "$out")
+	n=$(awk -v n="$(count 0 "$out")" 'BEGIN { printf "%.0f", n + 2097152 }')
+	rate "$n" "$c" 800000 || return 1
+	echo "interrupts: $before before, $(irqs) after"
+	[ "$(irqs)" -gt "$before" ]
+}
+ktap_check overflow-count-exact overflow
+
+# The owner CPU goes offline while counting: the PMU and its interrupt
+# move to the other CPU and counting goes on.
+OWNER=$(cat $PMU/cpumask)
+OTHER=$((1 - OWNER))
+offline() {
+	local out irq
+	background /tmp/offline --ms 4000 $NAME:$PKTS:$GLOBAL $NAME:$TIME:$GLOBAL ||
+		{ cat /tmp/offline; return 1; }
+	sleep 1
+	echo 0 >/sys/devices/system/cpu/cpu$OWNER/online || { wait; return 1; }
+	echo "cpumask $(cat $PMU/cpumask)"
+	[ "$(cat $PMU/cpumask)" = $OTHER ] || { wait; return 1; }
+	irq=$(awk -v name=$NAME '$NF == name { sub(":", "", $1); print $1 }' /proc/interrupts)
+	echo "irq $irq on $(cat /proc/irq/$irq/effective_affinity_list)"
+	[ "$(cat /proc/irq/$irq/effective_affinity_list)" = $OTHER ] || { wait; return 1; }
+	wait
+	out=$(cat /tmp/offline)
+	# four seconds of cycles: the count went on after the move
+	awk -v c="$(count 1 "$out")" -v clk=$CLK 'BEGIN { exit !(c > 3.6 * clk) }' &&
+		rate "$(count 0 "$out")" "$(count 1 "$out")" 800000
+}
+ktap_check owner-offline-counting-goes-on offline
+online() {
+	echo 1 >/sys/devices/system/cpu/cpu$OWNER/online &&
+		[ "$(cat $PMU/cpumask)" = $OTHER ] &&
+		pair_rate $GLOBAL 800000
+}
+ktap_check owner-online-again-counts online
+
+# The module stays while an event is open, counting or not.
+held() {
+	background /tmp/held "$@" $NAME:$PKTS:$GLOBAL || { cat /tmp/held; return 1; }
+	if rmmod hns3_pmu; then
+		wait
+		echo "rmmod succeeded"
+		return 1
+	fi
+	local ret=0
+	[ -d /sys/module/hns3_pmu ] && [ -d $PMU ] || ret=1
+	wait
+	return $ret
+}
+ktap_check rmmod-refused-while-open held --hold 2
+ktap_check rmmod-refused-while-counting held --ms 2000
+
+gone() {
+	local left
+	left=$(ls -d $PMU /sys/bus/pci/drivers/hns3_pmu /sys/module/hns3_pmu \
+		/sys/bus/pci/devices/0000:00:0a.0/driver 2>/dev/null)
+	ours && left="$left$(ls -d /sys/module/uncore_pmu 2>/dev/null)"
+	grep -w $NAME /proc/interrupts && left="$left irq"
+	[ -z "$left" ] || { echo "left: $left"; return 1; }
+}
+ktap_check rmmod-after-close driver_unload hns3_pmu
+ktap_check nothing-left-after-rmmod gone
+load() {
+	driver_load hns3_pmu && [ -d $PMU ]
+}
+ktap_check reload-registers-pmu load
+ktap_check reload-counts pair_rate $GLOBAL 800000
+
+# Unload and load 50 times, with a short perf stat each time.
+reload() {
+	local i out
+	for i in $(seq 50); do
+		driver_unload hns3_pmu || { echo "unload $i failed"; return 1; }
+		gone >/dev/null || { echo "unload $i left something"; return 1; }
+		driver_load hns3_pmu || { echo "load $i failed"; return 1; }
+		out=$(perf stat -x, -a -e $NAME/pps_ssu_rpu_packet_num,global=1/ -- sleep 0.05 2>&1)
+		case $out in
+		[1-9]*) ;;
+		*) echo "perf stat $i: $out"; return 1 ;;
+		esac
+	done
+}
+ktap_check reload-50-times reload
+ktap_check last-rmmod driver_unload hns3_pmu
+ktap_check nothing-left-in-sysfs gone
+same_pmu() {
+	driver_load hns3_pmu &&
+	test "$(ls $PMU/events | wc -l) $(ls $PMU/filtermode | wc -l)" = "110 110" &&
+	grep -qxE '[0-9]+' $PMU/cpumask &&
+	pair_rate $GLOBAL 800000
+}
+ktap_check same-pmu-after-reloads same_pmu
+kernel_clean() {
+	! dmesg | grep -E 'BUG:|\] BUG |WARNING:|Call trace:|Oops' &&
+		! dmesg | grep -E 'Poison overwritten|Redzone|Padding overwritten|Freepointer'
+}
+ktap_check no-kernel-warnings kernel_clean
+ktap_finish
