@@ -17,6 +17,7 @@
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 . /guest/tests/lib/drivers.sh
+. /guest/tests/lib/pmu.sh
 
 PMU=/sys/bus/event_source/devices/ccn
 DEV=/machine/peripheral/ccn
@@ -52,18 +53,6 @@ wp() {
 	cfg type=8 event=0xfe xp=1 port="$1" dir="$2" mask="${3:-8}" vc="${4:-0}"
 }
 
-# expect WANT PMU-OPEN-ARGS...: pmu-open says "ok", or fails with errno WANT
-expect() {
-	local want=$1 out
-	shift
-	out=$(pmu-open "$@" 2>&1 | head -n 1)
-	case $out in
-	"$want" | "errno=$want "*) return 0 ;;
-	esac
-	echo "pmu-open $*: got '$out', want $want"
-	return 1
-}
-
 # counts PMU-OPEN-ARGS...: the counts of the group, on one line
 counts() {
 	local out
@@ -91,7 +80,7 @@ per_s() {
 # closer to the wrap than that), a whole 2^32 is lost. Ours counts the wraps
 # from the overflow status. So for upstream only COUNT mod 2^32 is checked.
 wrapped() {
-	awk -v c="$1" -v w="$2" -v t="$3" -v up="$([ "$DRIVERS" = upstream ] && echo 1)" 'BEGIN {
+	awk -v c="$1" -v w="$2" -v t="$3" -v up="$(ours || echo 1)" 'BEGIN {
 		d = c - w; m = 4294967296
 		if (up) {
 			k = int((d < 0 ? d - m / 2 : d + m / 2) / m)
@@ -102,20 +91,14 @@ wrapped() {
 	}'
 }
 
-qom_set() {
-	qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\", \"value\": $3}}" >/dev/null
-}
-
-# The CCN's overflow interrupts so far, over all CPUs
-ccn_irqs() {
-	awk '/ccn/ { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts
-}
+# The CCN's interrupt is requested under its platform device's name.
+IRQ=$(ls /sys/bus/platform/drivers/arm-ccn | grep ccn)
 
 # wait_irq N: until the CCN has taken more than N interrupts (5 s at most)
 wait_irq() {
 	local i
 	for i in $(seq 50); do
-		[ "$(ccn_irqs)" -gt "$1" ] && return 0
+		[ "$(irqs "$IRQ")" -gt "$1" ] && return 0
 		sleep 0.1
 	done
 	echo "no interrupt after the ${1}th"
@@ -165,7 +148,7 @@ ktap_check sysfs-interface interface
 # "identifier"; the CCN has no version register, so ours shows the MN's ID
 # register (type 0x01, node id 12 here). Upstream has no such file.
 identifier() {
-	if [ "$DRIVERS" = upstream ]; then
+	if ! ours; then
 		[ ! -e $PMU/identifier ] || { echo "upstream has identifier $(cat $PMU/identifier)"; return 1; }
 	else
 		[ "$(cat $PMU/identifier)" = 0xc01 ] || { echo "identifier: $(cat $PMU/identifier)"; return 1; }
@@ -194,69 +177,69 @@ ktap_check cmp-mask-files cmp_masks
 
 # Refused configs. Node ids end at 13; node 1 is an RN-I, node 12 the MN.
 node_range() {
-	expect EINVAL ccn:"$(cfg type=4 event=1 node=14)" &&
-		expect EINVAL ccn:"$(cfg type=4 event=1 node=40)" &&
-		expect EINVAL ccn:"$(cfg type=0x16 event=1 node=255)"
+	refused EINVAL ccn:"$(cfg type=4 event=1 node=14)" &&
+		refused EINVAL ccn:"$(cfg type=4 event=1 node=40)" &&
+		refused EINVAL ccn:"$(cfg type=0x16 event=1 node=255)"
 }
 ktap_check node-out-of-range-einval node_range
 
 node_type() {
-	expect EINVAL ccn:"$(cfg type=4 event=1 node=1)" &&
-		expect EINVAL ccn:"$(cfg type=0x16 event=1 node=2)" &&
-		expect EINVAL ccn:"$(cfg type=5 event=0xfe node=2 mask=8)" &&
-		expect EINVAL ccn:"$(cfg type=1 event=0xfe node=2 dir=1 mask=11)":0:0x1c00 &&
-		expect EINVAL ccn:"$(cfg type=3 event=1 node=2)" &&
-		expect ok ccn:"$(cfg type=4 event=1 node=2)" &&
-		expect ok ccn:"$(cfg type=0x14 event=1 node=1)" &&
-		expect ok ccn:"$(cfg type=1 event=0xfe node=12 dir=1 mask=11)":0:0x1c00
+	refused EINVAL ccn:"$(cfg type=4 event=1 node=1)" &&
+		refused EINVAL ccn:"$(cfg type=0x16 event=1 node=2)" &&
+		refused EINVAL ccn:"$(cfg type=5 event=0xfe node=2 mask=8)" &&
+		refused EINVAL ccn:"$(cfg type=1 event=0xfe node=2 dir=1 mask=11)":0:0x1c00 &&
+		refused EINVAL ccn:"$(cfg type=3 event=1 node=2)" &&
+		opens ccn:"$(cfg type=4 event=1 node=2)" &&
+		opens ccn:"$(cfg type=0x14 event=1 node=1)" &&
+		opens ccn:"$(cfg type=1 event=0xfe node=12 dir=1 mask=11)":0:0x1c00
 }
 ktap_check wrong-node-type-einval node_type
 
 unknown_event() {
-	expect EINVAL ccn:"$(cfg type=4 event=0xf node=2)" &&
-		expect EINVAL ccn:"$(cfg type=4 event=0xfe node=2)" &&
-		expect EINVAL ccn:"$(cfg type=8 event=5 xp=1)" &&
-		expect EINVAL ccn:"$(cfg type=0x10 event=2 node=7)" &&
-		expect EINVAL ccn:"$(cfg type=0xff event=1)"
+	refused EINVAL ccn:"$(cfg type=4 event=0xf node=2)" &&
+		refused EINVAL ccn:"$(cfg type=4 event=0xfe node=2)" &&
+		refused EINVAL ccn:"$(cfg type=8 event=5 xp=1)" &&
+		refused EINVAL ccn:"$(cfg type=0x10 event=2 node=7)" &&
+		refused EINVAL ccn:"$(cfg type=0xff event=1)"
 }
 ktap_check unknown-event-einval unknown_event
 
 xp_range() {
-	expect EINVAL ccn:"$(cfg type=8 event=4 xp=11)" &&
-		expect EINVAL ccn:"$(cfg type=8 event=0xfe xp=200 mask=8)" &&
-		expect ok ccn:"$(cfg type=8 event=4 xp=10)"
+	refused EINVAL ccn:"$(cfg type=8 event=4 xp=11)" &&
+		refused EINVAL ccn:"$(cfg type=8 event=0xfe xp=200 mask=8)" &&
+		opens ccn:"$(cfg type=8 event=4 xp=10)"
 }
 ktap_check xp-out-of-range-einval xp_range
 
 bad_port() {
-	expect EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 port=2 mask=8)" &&
-		expect EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 port=3 mask=8)" &&
-		expect EINVAL ccn:"$(cfg type=8 event=4 xp=1 bus=2)" &&
-		expect ok ccn:"$(cfg type=8 event=0xfe xp=1 port=1 mask=8)"
+	refused EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 port=2 mask=8)" &&
+		refused EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 port=3 mask=8)" &&
+		refused EINVAL ccn:"$(cfg type=8 event=4 xp=1 bus=2)" &&
+		opens ccn:"$(cfg type=8 event=0xfe xp=1 port=1 mask=8)"
 }
 ktap_check bad-port-einval bad_port
 
 bad_vc() {
-	expect EINVAL ccn:"$(cfg type=8 event=4 xp=1 vc=4)" &&
-		expect EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 vc=7 mask=8)" &&
-		expect EINVAL ccn:"$(cfg type=5 event=0xfe node=6 vc=4 mask=8)" &&
-		expect ok ccn:"$(cfg type=8 event=4 xp=1 vc=3)"
+	refused EINVAL ccn:"$(cfg type=8 event=4 xp=1 vc=4)" &&
+		refused EINVAL ccn:"$(cfg type=8 event=0xfe xp=1 vc=7 mask=8)" &&
+		refused EINVAL ccn:"$(cfg type=5 event=0xfe node=6 vc=4 mask=8)" &&
+		opens ccn:"$(cfg type=8 event=4 xp=1 vc=3)"
 }
 ktap_check bad-vc-einval bad_vc
 
 # Differs by design: only masks 0..11 exist. Upstream takes 12..15 and reads
 # its watchpoint mask from past the end of its table; ours refuses them.
 bad_mask() {
-	if [ "$DRIVERS" = upstream ]; then
-		expect ok ccn:"$(wp 0 0 12)"
+	if ! ours; then
+		opens ccn:"$(wp 0 0 12)"
 	else
-		expect EINVAL ccn:"$(wp 0 0 12)" && expect EINVAL ccn:"$(wp 0 0 15)"
-	fi && expect ok ccn:"$(wp 0 0 11)"
+		refused EINVAL ccn:"$(wp 0 0 12)" && refused EINVAL ccn:"$(wp 0 0 15)"
+	fi && opens ccn:"$(wp 0 0 11)"
 }
 ktap_check watchpoint-mask-range bad_mask
 
-ktap_check sampling-eopnotsupp expect EOPNOTSUPP --sample ccn:$CYCLES
-ktap_check per-task-eopnotsupp expect EOPNOTSUPP --task ccn:$CYCLES
+ktap_check sampling-eopnotsupp refused EOPNOTSUPP --sample ccn:$CYCLES
+ktap_check per-task-eopnotsupp refused EOPNOTSUPP --task ccn:$CYCLES
 
 # An XP has two watchpoints: a group using both counts on both (node 2's
 # requests received, and its responses sent).
@@ -274,7 +257,7 @@ ktap_check two-watchpoints-per-xp two_wps
 never_fits() {
 	local last=$1 out
 	shift
-	if [ "$DRIVERS" = upstream ]; then
+	if ! ours; then
 		out=$(counts --ms 200 "$@") || return 1
 		[ "$(echo $out | tr -d ' 0')" = "" ] || { echo "counted: $out"; return 1; }
 	else
@@ -317,11 +300,11 @@ ktap_check watchpoints-rotate rotate_wps
 # counter every 1.07 s; the overflow interrupt keeps the 64-bit count exact.
 FAST='"node=2,stream=ring-req-rx,rate=4000000000"'
 natural_wraps() {
-	local before=$(ccn_irqs) after
+	local before=$(irqs "$IRQ") after
 	qom_set $TRAFFIC rules "$FAST" || return 1
 	set -- $(counts --ms 3000 ccn:$CYCLES ccn:$REQS2)
 	qom_set $TRAFFIC rules '""'
-	after=$(ccn_irqs)
+	after=$(irqs "$IRQ")
 	echo "$2 requests in $1 cycles; $((after - before)) interrupts"
 	[ $((after - before)) -ge 2 ] &&
 		wrapped "$2" "$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 4 }')" "$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 0.04 }')"
@@ -339,7 +322,7 @@ advance() {
 	sleep 1
 	qom_set $TRAFFIC paused true || return 1
 	for i in 1 2 3; do
-		n=$(ccn_irqs)
+		n=$(irqs "$IRQ")
 		qom_set $DEV advance '"0=4294967295"' && wait_irq "$n" ||
 			{ qom_set $TRAFFIC paused false; wait; return 1; }
 	done
@@ -363,19 +346,20 @@ ktap_check overflow-40bit-cycles cycle_wrap
 
 # The owner CPU goes offline while counting: cpumask and the interrupt move
 # to the other CPU and counting goes on, wraps and all (4e9 requests/s).
+where_moved() {
+	echo "$(cat $PMU/cpumask) $(cat /proc/irq/$(irq_number "$IRQ")/smp_affinity_list)" >/tmp/off.moved
+}
 cpu_offline() {
-	local owner other irq
+	local owner other irq mask aff
 	owner=$(cat $PMU/cpumask)
 	other=$((1 - owner))
-	irq=$(awk '/ccn/ { sub(":", "", $1); print $1 }' /proc/interrupts)
+	irq=$(irq_number "$IRQ")
 	qom_set $TRAFFIC rules "$FAST" || return 1
-	pmu-open --ms 3000 ccn:$CYCLES ccn:$REQS2 >/tmp/off.out &
-	sleep 1
-	echo 0 >/sys/devices/system/cpu/cpu$owner/online || { wait; echo "cpu$owner cannot go offline"; return 1; }
-	local mask=$(cat $PMU/cpumask) aff=$(cat /proc/irq/$irq/smp_affinity_list)
-	wait
-	echo 1 >/sys/devices/system/cpu/cpu$owner/online
+	cpu_offline_during $owner /tmp/off.out where_moved pmu-open --ms 3000 ccn:$CYCLES ccn:$REQS2 ||
+		{ cpu_online $owner; qom_set $TRAFFIC rules '""'; cat /tmp/off.out; return 1; }
+	cpu_online $owner
 	qom_set $TRAFFIC rules '""'
+	read -r mask aff </tmp/off.moved
 	set -- $(sed -n 's/^count[0-9]*=//p' /tmp/off.out)
 	echo "owner $owner -> cpumask $mask, irq $irq on $aff; $2 requests in $1 cycles"
 	[ "$mask" = $other ] && [ "$aff" = $other ] &&
@@ -387,43 +371,25 @@ ktap_check cpu-offline-migrates cpu_offline
 
 # rmmod is refused while an event is open and works once it is closed.
 busy_rmmod() {
-	pmu-open --hold 3 ccn:$CYCLES >/tmp/hold.out &
-	sleep 1
-	grep -qx ok /tmp/hold.out || { wait; echo "open: $(cat /tmp/hold.out)"; return 1; }
-	if rmmod arm-ccn 2>/dev/null; then
-		wait
-		echo "rmmod worked with an event open"
-		return 1
-	fi
-	wait
-	driver_unload arm-ccn && [ ! -e $PMU ] && driver_load arm-ccn && [ -d $PMU ]
+	rmmod_refused arm-ccn ccn pmu-open --hold 3 ccn:$CYCLES &&
+		driver_unload arm-ccn && [ ! -e $PMU ] && driver_load arm-ccn && [ -d $PMU ]
 }
 ktap_check rmmod-refused-while-counting busy_rmmod
 
 # 50 unloads and reloads, with a short perf stat on each load.
-reload() {
-	local i n
-	for i in $(seq 50); do
-		driver_unload arm-ccn || { echo "unload $i failed"; return 1; }
-		[ ! -e $PMU ] || { echo "PMU left after unload $i"; return 1; }
-		driver_load arm-ccn || { echo "load $i failed"; return 1; }
-		n=$(perf stat -x, -a -e ccn/cycles/ -- sleep 0.05 2>&1 | awk -F, '/ccn/ { print $1 }')
-		[ "${n:-0}" -gt 0 ] 2>/dev/null || { echo "reload $i: perf stat says '$n'"; return 1; }
-	done
+cycles_counted() {
+	local n
+	n=$(perf stat -x, -a -e ccn/cycles/ -- sleep 0.05 2>&1 | awk -F, '/ccn/ { print $1 }')
+	[ "${n:-0}" -gt 0 ] 2>/dev/null || { echo "perf stat says '$n'"; return 1; }
 }
-ktap_check unload-reload-50 reload
+gone() {
+	driver_gone arm-ccn ccn $PMU
+}
+ktap_check unload-reload-50 driver_reloads 50 arm-ccn cycles_counted gone
 
 # After the last unload nothing of the driver is left.
-nothing_left() {
-	driver_unload arm-ccn || return 1
-	[ ! -e $PMU ] || { echo "PMU left"; return 1; }
-	[ ! -e /sys/bus/platform/drivers/arm-ccn ] || { echo "platform driver left"; return 1; }
-	[ ! -e /sys/module/arm_ccn ] || { echo "module left"; return 1; }
-	! grep -q ccn /proc/interrupts || { echo "interrupt left: $(grep ccn /proc/interrupts)"; return 1; }
-	! ls /sys/bus/event_source/devices | grep -q ccn || { echo "left: $(ls /sys/bus/event_source/devices)"; return 1; }
-	if [ "$DRIVERS" != upstream ]; then
-		[ ! -e /sys/module/uncore_pmu ] || { echo "uncore_pmu left"; return 1; }
-	fi
+last_unload() {
+	driver_unload arm-ccn && gone
 }
-ktap_check nothing-left nothing_left
+ktap_check nothing-left last_unload
 ktap_finish

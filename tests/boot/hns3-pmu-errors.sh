@@ -8,6 +8,7 @@
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 . /guest/tests/lib/drivers.sh
+. /guest/tests/lib/pmu.sh
 
 NAME=hns3_pmu_sicl_5
 PMU=/sys/bus/event_source/devices/$NAME
@@ -19,33 +20,9 @@ GLOBAL=0x10000000000000
 PKTS=0x00102
 TIME=0x10102
 
-ours() {
-	[ "$DRIVERS" != upstream ]
-}
-
 # filter BDF QUEUE: config1 of a function (and queue) filter
 filter() {
 	printf '0x%x' $(($1 << 8 | $2 << 24))
-}
-
-# refused ERRNO EVENT...: pmu-open fails with ERRNO
-refused() {
-	local want=$1 out
-	shift
-	out=$($OPEN "$@")
-	echo "$out"
-	case $out in
-	"errno=$want "*) return 0 ;;
-	esac
-	return 1
-}
-
-# opens EVENT...: pmu-open takes the events
-opens() {
-	local out
-	out=$($OPEN "$@")
-	echo "$out"
-	[ "$out" = ok ]
 }
 
 # count N OUTPUT: countN= of pmu-open's OUTPUT
@@ -75,14 +52,8 @@ background() {
 	grep -q '^ok' "$file"
 }
 
-# irqs: how often the PMU's interrupt fired, on all CPUs
-irqs() {
-	awk -v name=$NAME '$NF == name {
-		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
-	} END { print s + 0 }' /proc/interrupts
-}
-
 ktap_start hns3_pmu_errors 26
+qmp_open >/dev/null || echo "# no QMP"
 
 # Bad configs: each refused at perf_event_open with the errno users see.
 unknown_event() {
@@ -190,9 +161,7 @@ ktap_check ninth-event-while-eight-count ninth
 
 # advance N: the device's fault injection adds N to slot 0's counter
 advance() {
-	local args="\"path\": \"pmu0\", \"property\": \"advance\", \"value\": \"0=$1\""
-
-	qmp "{\"execute\": \"qom-set\", \"arguments\": {$args}}" >/dev/null
+	qom_set pmu0 advance "\"0=$1\""
 }
 
 # Overflow: the device's fault injection takes slot 0's counter (the first
@@ -201,21 +170,20 @@ advance() {
 # packets counted, and the interrupt fired.
 overflow() {
 	local before out n c
-	before=$(irqs)
+	before=$(irqs $NAME)
 	background /tmp/overflow --ms 4000 $NAME:$PKTS:$GLOBAL $NAME:$TIME:$GLOBAL ||
 		{ cat /tmp/overflow; return 1; }
 	sleep 1
 	# N is at most 2^63 - 1: 2^64 - 2^21 in two steps
-	qmp_open >/dev/null && advance 9223372036854775807 &&
-		advance 9223372036852678657 ||
+	advance 9223372036854775807 && advance 9223372036852678657 ||
 		{ wait; echo "qom-set advance failed"; return 1; }
 	wait
 	out=$(cat /tmp/overflow)
 	c=$(count 1 "$out")
 	n=$(awk -v n="$(count 0 "$out")" 'BEGIN { printf "%.0f", n + 2097152 }')
 	rate "$n" "$c" 800000 || return 1
-	echo "interrupts: $before before, $(irqs) after"
-	[ "$(irqs)" -gt "$before" ]
+	echo "interrupts: $before before, $(irqs $NAME) after"
+	[ "$(irqs $NAME)" -gt "$before" ]
 }
 ktap_check overflow-count-exact overflow
 
@@ -223,18 +191,19 @@ ktap_check overflow-count-exact overflow
 # move to the other CPU and counting goes on.
 OWNER=$(cat $PMU/cpumask)
 OTHER=$((1 - OWNER))
-offline() {
-	local out irq
-	background /tmp/offline --ms 4000 $NAME:$PKTS:$GLOBAL $NAME:$TIME:$GLOBAL ||
-		{ cat /tmp/offline; return 1; }
-	sleep 1
-	echo 0 >/sys/devices/system/cpu/cpu$OWNER/online || { wait; return 1; }
+moved_to_other() {
+	local irq
 	echo "cpumask $(cat $PMU/cpumask)"
-	[ "$(cat $PMU/cpumask)" = $OTHER ] || { wait; return 1; }
-	irq=$(awk -v name=$NAME '$NF == name { sub(":", "", $1); print $1 }' /proc/interrupts)
+	[ "$(cat $PMU/cpumask)" = $OTHER ] || return 1
+	irq=$(irq_number $NAME)
 	echo "irq $irq on $(cat /proc/irq/$irq/effective_affinity_list)"
-	[ "$(cat /proc/irq/$irq/effective_affinity_list)" = $OTHER ] || { wait; return 1; }
-	wait
+	[ "$(cat /proc/irq/$irq/effective_affinity_list)" = $OTHER ]
+}
+offline() {
+	local out
+	cpu_offline_during $OWNER /tmp/offline moved_to_other \
+		$OPEN --ms 4000 $NAME:$PKTS:$GLOBAL $NAME:$TIME:$GLOBAL ||
+		{ cat /tmp/offline; return 1; }
 	out=$(cat /tmp/offline)
 	# four seconds of cycles: the count went on after the move
 	awk -v c="$(count 1 "$out")" -v clk=$CLK 'BEGIN { exit !(c > 3.6 * clk) }' &&
@@ -242,35 +211,20 @@ offline() {
 }
 ktap_check owner-offline-counting-goes-on offline
 online() {
-	echo 1 >/sys/devices/system/cpu/cpu$OWNER/online &&
+	cpu_online $OWNER &&
 		[ "$(cat $PMU/cpumask)" = $OTHER ] &&
 		pair_rate $GLOBAL 800000
 }
 ktap_check owner-online-again-counts online
 
 # The module stays while an event is open, counting or not.
-held() {
-	background /tmp/held "$@" $NAME:$PKTS:$GLOBAL || { cat /tmp/held; return 1; }
-	if rmmod hns3_pmu; then
-		wait
-		echo "rmmod succeeded"
-		return 1
-	fi
-	local ret=0
-	[ -d /sys/module/hns3_pmu ] && [ -d $PMU ] || ret=1
-	wait
-	return $ret
-}
-ktap_check rmmod-refused-while-open held --hold 2
-ktap_check rmmod-refused-while-counting held --ms 2000
+ktap_check rmmod-refused-while-open \
+	rmmod_refused hns3_pmu $NAME $OPEN --hold 2 $NAME:$PKTS:$GLOBAL
+ktap_check rmmod-refused-while-counting \
+	rmmod_refused hns3_pmu $NAME $OPEN --ms 2000 $NAME:$PKTS:$GLOBAL
 
 gone() {
-	local left
-	left=$(ls -d $PMU /sys/bus/pci/drivers/hns3_pmu /sys/module/hns3_pmu \
-		/sys/bus/pci/devices/0000:00:0a.0/driver 2>/dev/null)
-	ours && left="$left$(ls -d /sys/module/uncore_pmu 2>/dev/null)"
-	grep -w $NAME /proc/interrupts && left="$left irq"
-	[ -z "$left" ] || { echo "left: $left"; return 1; }
+	driver_gone hns3_pmu hns3_pmu $PMU /sys/bus/pci/devices/0000:00:0a.0/driver
 }
 ktap_check rmmod-after-close driver_unload hns3_pmu
 ktap_check nothing-left-after-rmmod gone
@@ -281,20 +235,16 @@ ktap_check reload-registers-pmu load
 ktap_check reload-counts pair_rate $GLOBAL 800000
 
 # Unload and load 50 times, with a short perf stat each time.
-reload() {
-	local i out
-	for i in $(seq 50); do
-		driver_unload hns3_pmu || { echo "unload $i failed"; return 1; }
-		gone >/dev/null || { echo "unload $i left something"; return 1; }
-		driver_load hns3_pmu || { echo "load $i failed"; return 1; }
-		out=$(perf stat -x, -a -e $NAME/pps_ssu_rpu_packet_num,global=1/ -- sleep 0.05 2>&1)
-		case $out in
-		[1-9]*) ;;
-		*) echo "perf stat $i: $out"; return 1 ;;
-		esac
-	done
+packets_counted() {
+	local out
+	out=$(perf stat -x, -a -e $NAME/pps_ssu_rpu_packet_num,global=1/ -- sleep 0.05 2>&1)
+	echo "perf stat: $out"
+	case $out in
+	[1-9]*) ;;
+	*) return 1 ;;
+	esac
 }
-ktap_check reload-50-times reload
+ktap_check reload-50-times driver_reloads 50 hns3_pmu packets_counted gone
 ktap_check last-rmmod driver_unload hns3_pmu
 ktap_check nothing-left-in-sysfs gone
 same_pmu() {
@@ -304,9 +254,5 @@ same_pmu() {
 	pair_rate $GLOBAL 800000
 }
 ktap_check same-pmu-after-reloads same_pmu
-kernel_clean() {
-	! dmesg | grep -E 'BUG:|\] BUG |WARNING:|Call trace:|Oops' &&
-		! dmesg | grep -E 'Poison overwritten|Redzone|Padding overwritten|Freepointer'
-}
-ktap_check no-kernel-warnings kernel_clean
+ktap_check no-kernel-warnings no_kernel_errors
 ktap_finish

@@ -11,6 +11,7 @@
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 . /guest/tests/lib/drivers.sh
+. /guest/tests/lib/pmu.sh
 
 NAME=hisi_pcie1_core3
 PMU=/sys/bus/event_source/devices/$NAME
@@ -26,27 +27,10 @@ LEN1=0x400
 LEN2=0x800
 LEN3=0xc00
 
-ours() { [ "$DRIVERS" != upstream ]; }
-
 ktap_start hisi_pcie_pmu_errors 27
+qmp_open >/dev/null || echo "# no QMP"
 
 ktap_check probe test -d $PMU
-
-# refused ERRNO [pmu-open options] EVENT...: the open fails with ERRNO
-refused() {
-	local want=$1 out
-	shift
-	out=$(pmu-open "$@" 2>&1)
-	echo "$out"
-	case $out in
-	"errno=$want event="*) return 0 ;;
-	esac
-	return 1
-}
-
-opens() {
-	pmu-open "$@" | grep -qx ok
-}
 
 # An event code the device does not have. Differs by design: ours refuses
 # it (ENOENT, as for any PMU without that event); upstream takes any code
@@ -128,10 +112,6 @@ len_mode_default() {
 }
 ktap_check len-mode-0-counts-both len_mode_default
 
-irqs() {
-	awk '/hisi_pcie/ { n += $2 + $3 } END { print n + 0 }' /proc/interrupts
-}
-
 # Overflow: counter 0 advanced (fault injection) to just below its 64-bit
 # wrap while it counts payload bytes (and time in its other half), and
 # counter 1 counts time alone, for 3 s. The bytes must be the advance plus
@@ -140,15 +120,13 @@ irqs() {
 ADV=9223372036854000000
 overflow_run() {
 	local before after
-	qmp_open >/dev/null || return 1
-	before=$(irqs)
+	before=$(irqs $MOD)
 	pmu-open --ms 3000 $NAME:$FLUX:$LEN1:0x1 $NAME:$TIME:$LEN2:0x1 $NAME:$TIME:$LEN1:0x1 \
 		>/tmp/ovf.log 2>&1 &
 	sleep 1
-	qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"pmu0\", \"property\": \"advance\", \"value\": \"0=$ADV\"}}" >/dev/null ||
-		return 1
+	qom_set pmu0 advance "\"0=$ADV\"" || return 1
 	wait
-	after=$(irqs)
+	after=$(irqs $MOD)
 	echo "$((after - before))" >/tmp/ovf.irqs
 }
 overflow_run >/tmp/ovf.run 2>&1
@@ -178,16 +156,16 @@ fi
 
 # The owning CPU goes offline while a pair counts: the PMU moves to another
 # CPU and the count goes on (3 s of time, the bandwidth unchanged).
+new_owner() {
+	cat $PMU/cpumask >/tmp/hp.new
+}
 hotplug_run() {
 	local owner
 	owner=$(cat $PMU/cpumask)
 	echo "$owner" >/tmp/hp.owner
-	pmu-open --ms 3000 $NAME:$FLUX:$LEN1:0x1 $NAME:$TIME:$LEN1:0x1 >/tmp/hp.log 2>&1 &
-	sleep 1
-	echo 0 >/sys/devices/system/cpu/cpu$owner/online
-	cat $PMU/cpumask >/tmp/hp.new
-	wait
-	echo 1 >/sys/devices/system/cpu/cpu$owner/online
+	cpu_offline_during "$owner" /tmp/hp.log new_owner \
+		pmu-open --ms 3000 $NAME:$FLUX:$LEN1:0x1 $NAME:$TIME:$LEN1:0x1
+	cpu_online "$owner"
 }
 hotplug_run >/tmp/hp.run 2>&1
 cpumask_moved() {
@@ -205,48 +183,24 @@ counting_goes_on() {
 ktap_check offline-owner-counting-goes-on counting_goes_on
 
 # Module lifetime: an open event holds the module.
-held_run() {
-	pmu-open --hold 3 $NAME:$FLUX:0:0x1 $NAME:$TIME:0:0x1 >/tmp/hold.log 2>&1 &
-	sleep 1
-	echo "refcnt $(cat /sys/module/$MOD/refcnt)"
-	rmmod $MOD && echo "rmmod succeeded"
-	test -d $PMU && echo "pmu present"
-	wait
-}
-held_run >/tmp/held.run 2>&1
-ktap_check rmmod-refused-while-open grep -qx "pmu present" /tmp/held.run
+ktap_check rmmod-refused-while-open \
+	rmmod_refused $MOD $NAME pmu-open --hold 3 $NAME:$FLUX:0:0x1 $NAME:$TIME:0:0x1
 ktap_check rmmod-after-close driver_unload $MOD
 
 # Fifty loads, each with a short perf stat of a pair, then an unload.
-reload() {
-	local i out
-	for i in $(seq 50); do
-		driver_load $MOD || { echo "load $i failed"; return 1; }
-		out=$(perf stat -x, -a -e "{$NAME/rx_mwr_flux,port=0x1/,$NAME/rx_mwr_time,port=0x1/}" \
-			-- sleep 0.05 2>&1)
-		echo "$out" | awk -F, '/hisi_pcie/ && $1 + 0 > 0 { n++ } END { exit n != 2 }' ||
-			{ echo "count $i: $out"; return 1; }
-		driver_unload $MOD || { echo "unload $i failed"; return 1; }
-	done
+pair_counts() {
+	local out
+	out=$(perf stat -x, -a -e "{$NAME/rx_mwr_flux,port=0x1/,$NAME/rx_mwr_time,port=0x1/}" \
+		-- sleep 0.05 2>&1)
+	echo "$out"
+	echo "$out" | awk -F, '/hisi_pcie/ && $1 + 0 > 0 { n++ } END { exit n != 2 }'
 }
-ktap_check reload-50-times reload
-
-nothing_left() {
-	local left=0
-	for p in $PMU /sys/bus/pci/drivers/$MOD /sys/module/$MOD \
-		/sys/bus/pci/devices/0000:00:09.0/driver; do
-		[ -e $p ] && { echo "left: $p"; left=1; }
-	done
-	grep hisi_pcie /proc/interrupts && left=1
-	grep -i hisi_pcie /sys/devices/system/cpu/hotplug/states && left=1
-	return $left
+gone() {
+	driver_gone $MOD hisi_pcie $PMU /sys/bus/pci/devices/0000:00:09.0/driver
 }
-ktap_check nothing-left-in-sysfs nothing_left
+ktap_check reload-50-times driver_reloads 50 $MOD pair_counts gone
+ktap_check nothing-left-in-sysfs gone
 ktap_check loads-again driver_load $MOD
 ktap_check counts-after-reload latency_pair
-
-no_kernel_errors() {
-	! dmesg | grep -E 'WARNING:|(^|[] ])BUG|Oops|Call trace:|refcount_t|list_(add|del) corruption'
-}
 ktap_check no-kernel-errors no_kernel_errors
 ktap_finish

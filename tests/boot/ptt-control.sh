@@ -16,10 +16,6 @@ dma_writes() {
 		--type 1 --direction 2 --format 1 --ms 300 | sed -n 's/^records=\([0-9]*\).*/\1/p'
 }
 
-qom_set() {
-	qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\", \"value\": $3}}"
-}
-
 rule_scales_rate() {
 	local before after
 	before=$(dma_writes)
@@ -36,7 +32,7 @@ bad_rule_refused() {
 	local out
 	out=$(qom_set $TRAFFIC rules '"stream=dma-write,rate=-1"') && return 1
 	echo "$out" | grep -q "bad rate value" || { echo "$out"; return 1; }
-	out=$(qmp "{\"execute\": \"qom-get\", \"arguments\": {\"path\": \"$TRAFFIC\", \"property\": \"rules\"}}")
+	out=$(qom_get $TRAFFIC rules)
 	echo "rules now: $out"
 	echo "$out" | grep -q '"return": ""'
 }

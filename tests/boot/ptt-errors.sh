@@ -10,6 +10,7 @@
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 . /guest/tests/lib/drivers.sh
+. /guest/tests/lib/pmu.sh
 
 NAME=hisi_ptt1_2
 PMU=/sys/bus/event_source/devices/$NAME
@@ -17,27 +18,9 @@ MOD=hisi_ptt
 DEV=/machine/peripheral/ptt0
 MAP=0x100:0x80,0x200:0x88
 
-ours() { [ "$DRIVERS" != upstream ]; }
-
 # cfg FILTER TYPE DIRECTION FORMAT: perf_event_attr::config (format/ of the PMU)
 cfg() {
 	printf '0x%x%02x%x%05x' "$4" "$2" "$3" "$1"
-}
-
-# refused ERRNO [pmu-open options] CONFIG: the open fails with ERRNO
-refused() {
-	local want=$1 out
-	shift
-	out=$(pmu-open "$@" 2>&1)
-	echo "$out"
-	case $out in
-	"errno=$want event="*) return 0 ;;
-	esac
-	return 1
-}
-
-opens() {
-	pmu-open "$@" | grep -qx ok
 }
 
 # trace FILTER TYPE DIRECTION FORMAT MS [ptt-trace options]
@@ -46,18 +29,6 @@ trace() {
 	shift 5
 	ptt-trace --pmu $NAME --map $MAP --filter "$filter" --type "$type" \
 		--direction "$dir" --format "$format" --ms "$ms" "$@"
-}
-
-qom_set() {
-	qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$DEV\", \"property\": \"$1\", \"value\": $2}}"
-}
-
-qom_get() {
-	qmp "{\"execute\": \"qom-get\", \"arguments\": {\"path\": \"$DEV\", \"property\": \"$1\"}}"
-}
-
-irqs() {
-	awk '/hisi_ptt/ { n += $2 + $3 } END { print n + 0 }' /proc/interrupts
 }
 
 # dmesg_count PATTERN: kernel messages matching PATTERN so far
@@ -139,14 +110,14 @@ ktap_check tune-bad-values-einval tune_bad_values
 # after the driver's 1 s, and nothing changes.
 tune_busy() {
 	local out
-	qom_set hold-tuning-busy true >/dev/null || return 1
+	qom_set $DEV hold-tuning-busy true || return 1
 	out=$( (cat $PMU/tune/qos_tx_cpl) 2>&1) && { echo "read succeeded: $out"; return 1; }
 	echo "read: $out"
 	echo "$out" | grep -q 'timed out' || return 1
 	out=$( (echo 2 >$PMU/tune/qos_tx_cpl) 2>&1) && { echo "write succeeded"; return 1; }
 	echo "write: $out"
 	echo "$out" | grep -q 'timed out' || return 1
-	qom_set hold-tuning-busy false >/dev/null
+	qom_set $DEV hold-tuning-busy false
 	[ "$(cat $PMU/tune/qos_tx_cpl)" = 1 ]
 }
 ktap_check tune-busy-etimedout tune_busy
@@ -157,9 +128,9 @@ ktap_check tune-works-after-busy sh -c "echo 0 >$PMU/tune/qos_tx_cpl && [ \$(cat
 trace_busy() {
 	local before out
 	before=$(dmesg_count 'busy')
-	qom_set hold-trace-busy true >/dev/null || return 1
+	qom_set $DEV hold-trace-busy true || return 1
 	out=$(trace 0x80001 7 0 0 100)
-	qom_set hold-trace-busy false >/dev/null
+	qom_set $DEV hold-trace-busy false
 	echo "$out; busy messages: $before -> $(dmesg_count busy)"
 	echo "$out" | grep -q ' bytes=0 ' && [ "$(dmesg_count busy)" -gt "$before" ]
 }
@@ -170,7 +141,7 @@ ktap_check trace-works-after-busy trace 0x80001 7 0 0 100
 # written before, without a kernel warning, and the next trace works.
 dma_fail_start() {
 	local out
-	qom_set fail-next-dma true >/dev/null || return 1
+	qom_set $DEV fail-next-dma true || return 1
 	out=$(trace 0x80001 7 0 0 100)
 	echo "$out"
 	echo "$out" | grep -q ' bytes=0 '
@@ -185,14 +156,14 @@ ktap_check trace-works-after-dma-fail trace 0x80001 7 0 0 100
 stopped_msgs=$(dmesg_count 'stopped by the device')
 dma_fail_mid_run() {
 	local before
-	before=$(irqs)
+	before=$(irqs $MOD)
 	trace 0x80005 7 2 0 4000 >/tmp/dma-mid.log 2>&1 &
 	sleep 1
-	qom_set fail-next-dma true >/dev/null
+	qom_set $DEV fail-next-dma true
 	wait $!
 	echo "status $?" >>/tmp/dma-mid.log
-	echo "MSIs $(($(irqs) - before))" >>/tmp/dma-mid.log
-	qom_get fail-next-dma >>/tmp/dma-mid.log
+	echo "MSIs $(($(irqs $MOD) - before))" >>/tmp/dma-mid.log
+	qom_get $DEV fail-next-dma >>/tmp/dma-mid.log
 }
 dma_fail_mid_run
 dma_fail_mid() {
@@ -234,14 +205,11 @@ mbps() {
 cpu_offline() {
 	local irq st
 	[ -e /sys/devices/system/cpu/cpu0/online ] || { echo "CPU 0 cannot go offline"; return 1; }
-	irq=$(awk -F: '/hisi_ptt/ { gsub(/ /, "", $1); print $1 }' /proc/interrupts)
+	irq=$(irq_number $MOD)
 	trace 0x80005 7 2 0 1000 >/tmp/cpu-ref.log 2>&1 || { cat /tmp/cpu-ref.log; return 1; }
-	trace 0x80005 7 2 0 3000 >/tmp/cpu.log 2>&1 &
-	sleep 1
-	echo 0 >/sys/devices/system/cpu/cpu0/online || return 1
-	wait $!
+	cpu_offline_during 0 /tmp/cpu.log true trace 0x80005 7 2 0 3000
 	st=$?
-	echo 1 >/sys/devices/system/cpu/cpu0/online
+	cpu_online 0
 	echo "one CPU: $(cat /tmp/cpu-ref.log)"
 	echo "moved: $(cat /tmp/cpu.log); IRQ $irq on $(cat /proc/irq/$irq/smp_affinity_list)"
 	[ "$st" = 0 ] && [ "$(cat /proc/irq/$irq/smp_affinity_list)" = 1 ] &&
@@ -250,45 +218,20 @@ cpu_offline() {
 ktap_check cpu-offline-moves-trace cpu_offline
 
 # Module lifetime: a running trace holds the module.
-held_run() {
-	trace 0x80001 7 0 0 3000 >/tmp/held.trace 2>&1 &
-	sleep 1
-	echo "refcnt $(cat /sys/module/$MOD/refcnt)"
-	rmmod $MOD && echo "rmmod succeeded"
-	test -d $PMU && echo "pmu present"
-	wait $!
-	echo "trace status $?"
-}
-held_run >/tmp/held.run 2>&1
-ktap_check rmmod-refused-while-tracing sh -c 'cat /tmp/held.run /tmp/held.trace;
-	grep -qx "pmu present" /tmp/held.run && grep -qx "trace status 0" /tmp/held.run'
+ktap_check rmmod-refused-while-tracing rmmod_refused $MOD $NAME trace 0x80001 7 0 0 3000
 ktap_check rmmod-after-close driver_unload $MOD
 
-nothing_left() {
-	local left=0 p
-	for p in $PMU /sys/bus/pci/drivers/$MOD /sys/module/$MOD \
-		/sys/bus/pci/devices/0000:00:08.0/driver; do
-		[ -e $p ] && { echo "left: $p"; left=1; }
-	done
-	ls /sys/bus/event_source/devices | grep hisi_ptt && left=1
-	grep hisi_ptt /proc/interrupts && left=1
-	grep hisi_ptt /proc/vmallocinfo && left=1
-	grep -i hisi_ptt /sys/devices/system/cpu/hotplug/states && left=1
-	return $left
+gone() {
+	driver_gone $MOD hisi_ptt $PMU /sys/bus/pci/devices/0000:00:08.0/driver
 }
-ktap_check nothing-left-after-unload nothing_left
+ktap_check nothing-left-after-unload gone
 
 # Fifty loads, each with a short trace, then an unload.
-reload() {
-	local i out
-	for i in $(seq 50); do
-		driver_load $MOD || { echo "load $i failed"; return 1; }
-		out=$(trace 0x80001 7 0 0 50 --aux-mb 16) || { echo "trace $i: $out"; return 1; }
-		driver_unload $MOD || { echo "unload $i failed"; return 1; }
-	done
+short_trace() {
+	trace 0x80001 7 0 0 50 --aux-mb 16
 }
-ktap_check reload-50-times reload
-ktap_check nothing-left-after-reloads nothing_left
+ktap_check reload-50-times driver_reloads 50 $MOD short_trace gone
+ktap_check nothing-left-after-reloads gone
 ktap_check loads-again driver_load $MOD
 
 list_filters() {
@@ -304,9 +247,5 @@ filters_again() {
 }
 ktap_check filters-after-reload filters_again
 ktap_check traces-after-reload trace 0x00200 7 2 0 200
-
-no_kernel_errors() {
-	! dmesg | grep -E 'WARNING:|(^|[] ])BUG|Oops|Call trace:|refcount_t|list_(add|del) corruption'
-}
 ktap_check no-kernel-errors no_kernel_errors
 ktap_finish

@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # QMP from inside the guest, over the virtio-serial port scripts/run-guest
 # --guest-qmp connects to the guest's own QEMU. Source it, then:
-#   qmp_open                 connect and negotiate capabilities
-#   qmp 'JSON'               run a command; prints the reply line, fails on error
-#   qmp_event NAME [SECONDS] wait for an event (default 20 s)
+#   qmp_open                   connect and negotiate capabilities
+#   qmp 'JSON'                 run a command; prints the reply line, fails on error
+#   qmp_event NAME [SECONDS]   wait for an event (default 20 s)
+#   qom_set PATH PROPERTY JSON set a QOM property to a JSON value (a string
+#                              in quotes); prints the reply when it fails
+#   qom_get PATH PROPERTY      prints the reply line
+# The connection is fd 9 of the shell that ran qmp_open: open it in the
+# suite's own shell, not in a ktap_check, whose command runs in a subshell.
 
 qmp_open() {
 	local port dev
@@ -44,4 +49,14 @@ qmp_event() {
 	done
 	echo "no $1 event"
 	return 1
+}
+
+qom_set() {
+	local reply
+	reply=$(qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\", \"value\": $3}}") ||
+		{ echo "$reply"; return 1; }
+}
+
+qom_get() {
+	qmp "{\"execute\": \"qom-get\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\"}}"
 }

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What the error suites ask of a PMU beyond perf stat (lib/perf.sh): events
+# opened with raw configs by /guest/progs/pmu-open (tests/boot/progs/pmu-open.c),
+# the PMU's interrupt, and its owner CPU going offline. Source it, then:
+#   opens [pmu-open options] EVENT...          pmu-open takes the events
+#   refused ERRNO [pmu-open options] EVENT...  pmu-open fails with ERRNO
+#   irq_number NAME    the IRQ the driver requested under NAME (the last
+#                      column of /proc/interrupts)
+#   irqs NAME          how often it fired so far, summed over the CPUs
+#   cpu_offline_during CPU LOG WHILE-OFFLINE COMMAND...
+#   cpu_online CPU
+# Both open helpers say what pmu-open said only when it is not what was
+# wanted: in a chain of them the one that failed is what ktap_check shows.
+
+opens() {
+	local out
+	out=$(pmu-open "$@" 2>&1)
+	[ "$(echo "$out" | head -n 1)" = ok ] && return 0
+	echo "pmu-open $*: got '$out', want ok"
+	return 1
+}
+
+refused() {
+	local want="$1" out
+	shift
+	out=$(pmu-open "$@" 2>&1)
+	case $out in
+	"errno=$want event="*) return 0 ;;
+	esac
+	echo "pmu-open $*: got '$out', want errno=$want"
+	return 1
+}
+
+irq_number() {
+	awk -v name="$1" '$NF == name { sub(":", "", $1); print $1 }' /proc/interrupts
+}
+
+# The per-CPU counts are the numeric columns after the IRQ number; the
+# first column that is not a number is the interrupt controller's name.
+irqs() {
+	awk -v name="$1" '$NF == name {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i
+	} END { print n + 0 }' /proc/interrupts
+}
+
+# cpu_offline_during CPU LOG WHILE-OFFLINE COMMAND...: COMMAND (counting,
+# tracing) runs in the background with its output in LOG; a second into it
+# CPU goes offline and WHILE-OFFLINE (a command: "true" for nothing) looks
+# at where things moved while COMMAND still runs. Returns COMMAND's status,
+# or 1 when CPU could not go offline or WHILE-OFFLINE failed. CPU is left
+# offline: the caller brings it back (cpu_online) when it sees fit.
+cpu_offline_during() {
+	local cpu="$1" log="$2" while_offline="$3" pid st=0
+	shift 3
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	sleep 1
+	if ! echo 0 >"/sys/devices/system/cpu/cpu$cpu/online"; then
+		wait $pid
+		echo "CPU $cpu cannot go offline"
+		return 1
+	fi
+	$while_offline || st=1
+	wait $pid || st=1
+	return $st
+}
+
+cpu_online() {
+	echo 1 >"/sys/devices/system/cpu/cpu$1/online"
+}
