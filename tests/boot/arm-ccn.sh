@@ -85,7 +85,7 @@ ktap_check invalid-events-refused invalid_events
 
 # A rule set over QMP while the guest runs changes what it measures.
 runtime_rate() {
-	qmp '{"execute": "qom-set", "arguments": {"path": "/machine/hisi-traffic-default", "property": "rules", "value": "node=2,stream=ring-req-rx,rate=6000000"}}' >/dev/null ||
+	qom_set /machine/hisi-traffic-default rules '"node=2,stream=ring-req-rx,rate=6000000"' ||
 		return 1
 	set -- $(counts cycles hnf_pocq_reqs_recvd,node=2 hnf_pocq_reqs_recvd,node=3)
 	echo "node 2: $2, node 3: $3 requests in $1 cycles"
@@ -95,7 +95,7 @@ ktap_check runtime-rule-triples-rate runtime_rate
 
 # Pausing the traffic over QMP stops the flits, not the cycles.
 paused() {
-	qmp '{"execute": "qom-set", "arguments": {"path": "/machine/hisi-traffic-default", "property": "paused", "value": true}}' >/dev/null ||
+	qom_set /machine/hisi-traffic-default paused true ||
 		return 1
 	set -- $(counts cycles hnf_pocq_reqs_recvd,node=2)
 	echo "$2 requests in $1 cycles"

@@ -21,9 +21,8 @@ else
 	ktap_fail qmp "$(cat /tmp/qmp-open.log)"
 fi
 
-export BURST='{"execute": "qom-set", "arguments": {"path": "t0", "property": "burst-ns", "value": 2000000}}'
 burst() {
-	qmp "$BURST" >/dev/null
+	qom_set t0 burst-ns 2000000
 }
 
 # The 8DW trace of all TLPs below both root ports during a 2 ms burst, time
@@ -58,7 +57,7 @@ burst_counts() {
 	perf stat -x, -a -e "{$PMU/rx_mwr_flux,port=0x5/,$PMU/rx_mrd_flux,port=0x5/}" \
 		-e 'hns3_pmu_sicl_0/bw_ssu_rpu_byte_num,global=1/' \
 		-e 'ccn/hnf_cache_miss,node=2/' \
-		-- sh -c '. /guest/tests/lib/qmp.sh && qmp "$BURST" >/dev/null && sleep 0.1' \
+		-- sh -c '. /guest/tests/lib/qmp.sh && qom_set t0 burst-ns 2000000 && sleep 0.1' \
 		>/tmp/counts.log 2>&1 || { cat /tmp/counts.log; return 1; }
 	awk -F, '/hisi_pcie|hns3_pmu|ccn/ { v = v " " $3 "=" $1 } END { print "# DIFFERENTIAL counts" v }' \
 		/tmp/counts.log >/tmp/counts

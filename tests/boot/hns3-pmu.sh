@@ -69,7 +69,7 @@ ktap_check invalid-filters-refused invalid_filters
 # A rule set over QMP while the guest runs changes what it measures.
 runtime_rate() {
 	qmp_open >/dev/null || return 1
-	qmp '{"execute": "qom-set", "arguments": {"path": "t0", "property": "rules", "value": "stream=nic-rx,rate=300000,len=1000"}}' >/dev/null ||
+	qom_set t0 rules '"stream=nic-rx,rate=300000,len=1000"' ||
 		return 1
 	rate pps_ssu_rpu_packet_num pps_ssu_rpu_time global=1 2400000
 }
