@@ -6,9 +6,12 @@
 # of the 40-bit cycle counter, the owner CPU going offline, module removal
 # while counting, 50 unloads and reloads, and nothing left behind.
 #
-# Topology (tests/boot/meson.build): -device arm-ccn,id=ccn under
-# -icount shift=0,sleep=off, so that the 40-bit cycle counter (2^40 cycles
-# at 1 GHz: 18 minutes) wraps in seconds of real time while the guest sleeps.
+# run-guest: --perf
+# run-guest: --guest-qmp
+# qemu: -device arm-ccn,id=ccn
+# qemu: -icount shift=0,sleep=off
+# -icount with sleep=off, so that the 40-bit cycle counter (2^40 cycles at
+# 1 GHz: 18 minutes) wraps in seconds of real time while the guest sleeps.
 # Nodes (docs/arm-ccn.md): RN-I 0-1, HN-F 2-5 and 8-11, HN-I 6, SBAS 7,
 # MN 12, SBSX 13; node n on XP n / 2, port n % 2; XPs 0-10.
 #
@@ -23,7 +26,7 @@ PMU=/sys/bus/event_source/devices/ccn
 DEV=/machine/peripheral/ccn
 TRAFFIC=/machine/hisi-traffic-default
 
-ktap_start arm_ccn_errors 23
+ktap_start arm_ccn_errors
 qmp_open >/dev/null || echo "# no QMP"
 
 # cfg FIELD=VALUE...: a config from the fields of format/ (config only)

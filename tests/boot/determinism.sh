@@ -2,16 +2,16 @@
 # The guest half of tests/boot/determinism-test: a short hisi-ptt trace and a
 # perf stat of the hisi-pcie-pmu, hns3-pmu and arm-ccn, whose results it
 # prints as "# DETERMINISM" lines for the host to compare between runs.
-# Topology: hisi-ptt at 00:08.0, hisi-pcie-pmu at 00:09.0 (sicl 0, core 0),
-# hns3-pmu at 00:0a.0 and arm-ccn sharing the traffic object; root port
-# 00:10.0 -> 01:00.0 nvme (the NIC function), root port 00:11.0 -> 02:00.0
-# edu.
+# Topology (set by run() in determinism-test): hisi-ptt at 00:08.0,
+# hisi-pcie-pmu at 00:09.0 (sicl 0, core 0), hns3-pmu at 00:0a.0 and arm-ccn
+# sharing the traffic object; root port 00:10.0 -> 01:00.0 nvme (the NIC
+# function), root port 00:11.0 -> 02:00.0 edu.
 . /guest/tests/lib/ktap.sh
 
 MAP=0x100:0x80,0x200:0x88
 PMU=hisi_pcie0_core0
 
-ktap_start determinism 2
+ktap_start determinism
 
 # An 8DW trace of all inbound TLPs below both root ports
 trace() {

@@ -12,7 +12,7 @@
 MAP=0x100:0x80,0x200:0x88
 PMU=hisi_pcie0_core0
 
-ktap_start differential 3
+ktap_start differential
 
 # In this shell: the connection is a file descriptor of the shell.
 if qmp_open >/tmp/qmp-open.log 2>&1; then

@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# hns3-pmu with the upstream hns3_pmu driver and perf stat. Topology and
-# traffic (tests/boot/meson.build): the PMU id=pmu0 sicl-id=5 at 00:0a.0;
-# root port 00:10.0 -> 01:00.0 and 01:00.1 (pci-testdev), the NIC's two
-# functions, on MAC ports 0 and 1, 4 queues each on 4 TCs. Traffic rules:
-# every queue receives 100000 packets/s of 1000 bytes; the rest is the
+# hns3-pmu with the upstream hns3_pmu driver and perf stat.
+# run-guest: --perf
+# run-guest: --guest-qmp
+# qemu: -object hisi-traffic,id=t0,rules=stream=nic-rx,,rate=100000,,len=1000
+# qemu: -device hns3-pmu,bus=pcie.0,addr=0xa,sicl-id=5,id=pmu0,traffic=t0
+# qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
+# qemu: -device pci-testdev,bus=rp0,addr=0.0,multifunction=on
+# qemu: -device pci-testdev,bus=rp0,addr=0.1
+# The PMU is at 00:0a.0; root port 00:10.0 -> 01:00.0 and 01:00.1, the
+# NIC's two functions, on MAC ports 0 and 1, 4 queues each on 4 TCs. The
+# rules: every queue receives 100000 packets/s of 1000 bytes; the rest is the
 # default profile (transmit 100000/s per queue, an interrupt per 16
 # packets, receive latency 1500 ns). Cycles count at 100 MHz.
 . /guest/tests/lib/ktap.sh
@@ -14,7 +20,7 @@ NAME=hns3_pmu_sicl_5
 PMU=/sys/bus/event_source/devices/$NAME
 CLK=100000000
 
-ktap_start hns3_pmu 14
+ktap_start hns3_pmu
 
 ktap_check probe test -e /sys/bus/pci/drivers/hns3_pmu/0000:00:0a.0
 ktap_check pmu-name-from-sicl test -d $PMU

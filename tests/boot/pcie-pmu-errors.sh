@@ -3,11 +3,20 @@
 # its errno, counter sharing, overflow across a 64-bit wrap, the owning CPU
 # going offline, module lifetime. Runs with either driver set and says so
 # where they differ by design.
-# Topology and traffic (tests/boot/meson.build): the PMU id=pmu0 sicl-id=1
-# core-id=3 at 00:09.0 covering root ports 00:10.0-00:17.7; root port
-# 00:10.0 -> 01:00.0 nvme, 00:11.0 -> 02:00.0 edu, and 00:18.0 -> 03:00.0
-# pci-testdev outside the PMU's range. Traffic rules: every endpoint's DMA
-# writes at 250000/s, 16 DW, 800 ns; 02:00.0's at 50000/s.
+# run-guest: --perf
+# run-guest: --guest-qmp
+# qemu: -object hisi-traffic,id=t0,rules=stream=dma-write,,rate=250000,,len=16,,latency=800;ep=02:00.0,,stream=dma-write,,rate=50000
+# qemu: -device hisi-pcie-pmu,bus=pcie.0,addr=0x9,sicl-id=1,core-id=3,id=pmu0,traffic=t0
+# qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
+# qemu: -device pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11
+# qemu: -device pcie-root-port,id=rp2,bus=pcie.0,chassis=3,addr=0x18
+# qemu: -device nvme,bus=rp0,serial=pmu0
+# qemu: -device edu,bus=rp1
+# qemu: -device pci-testdev,bus=rp2
+# The PMU at 00:09.0 covers root ports 00:10.0-00:17.7: 00:10.0 -> 01:00.0
+# nvme, 00:11.0 -> 02:00.0 edu; 00:18.0 -> 03:00.0 pci-testdev is outside
+# its range. The rules (',,' is a comma within the value): every endpoint's
+# DMA writes at 250000/s, 16 DW, 800 ns; 02:00.0's at 50000/s.
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 . /guest/tests/lib/drivers.sh
@@ -27,7 +36,7 @@ LEN1=0x400
 LEN2=0x800
 LEN3=0xc00
 
-ktap_start hisi_pcie_pmu_errors 27
+ktap_start hisi_pcie_pmu_errors
 qmp_open >/dev/null || echo "# no QMP"
 
 ktap_check probe test -d $PMU

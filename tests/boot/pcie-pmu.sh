@@ -1,9 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # hisi-pcie-pmu with the upstream hisi_pcie_pmu driver and perf stat.
-# Topology and traffic (tests/boot/meson.build): the PMU id=pmu0 sicl-id=1
-# core-id=3 at 00:09.0; root port 00:10.0 -> 01:00.0 nvme, root port
-# 00:11.0 -> 02:00.0 edu. Traffic rules: every endpoint's DMA writes at
-# 250000/s, 16 DW, 800 ns; 02:00.0's at 50000/s.
+# run-guest: --perf
+# run-guest: --guest-qmp
+# qemu: -object hisi-traffic,id=t0,rules=stream=dma-write,,rate=250000,,len=16,,latency=800;ep=02:00.0,,stream=dma-write,,rate=50000
+# qemu: -device hisi-pcie-pmu,bus=pcie.0,addr=0x9,sicl-id=1,core-id=3,id=pmu0,traffic=t0
+# qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
+# qemu: -device pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11
+# qemu: -device nvme,bus=rp0,serial=pmu0
+# qemu: -device edu,bus=rp1
+# The PMU is at 00:09.0; root port 00:10.0 -> 01:00.0 nvme, 00:11.0 ->
+# 02:00.0 edu. The rules (',,' is a comma within the value): every
+# endpoint's DMA writes at 250000/s, 16 DW, 800 ns; 02:00.0's at 50000/s.
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 . /guest/tests/lib/perf.sh
@@ -11,7 +18,7 @@
 NAME=hisi_pcie1_core3
 PMU=/sys/bus/event_source/devices/$NAME
 
-ktap_start hisi_pcie_pmu 15
+ktap_start hisi_pcie_pmu
 
 ktap_check probe test -e /sys/bus/pci/drivers/hisi_pcie_pmu/0000:00:09.0
 ktap_check pmu-name-from-sicl-core test -d $PMU

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run-time control over QMP, as the driver sees it: a traffic rule changes
 # what a running guest measures by the expected ratio, and the PTT's fault
-# injection drives the driver's timeout and error paths. Topology
-# (tests/boot/meson.build): hisi-ptt id=ptt0 at 00:08.0 on the default
-# traffic object, root port 00:10.0 with an nvme at 01:00.0.
+# injection drives the driver's timeout and error paths.
+# run-guest: --guest-qmp
+# qemu: -device hisi-ptt,bus=pcie.0,addr=0x8,id=ptt0
+# qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
+# qemu: -device nvme,bus=rp0,serial=c0
+# The PTT is at 00:08.0 on the default traffic object, the nvme at 01:00.0.
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 
@@ -67,7 +70,7 @@ dma_failure_stops_trace() {
 		--type 7 --direction 0 --format 0 --ms 100
 }
 
-ktap_start hisi_ptt_control 6
+ktap_start hisi_ptt_control
 if qmp_open >/tmp/qmp-open.log 2>&1; then
 	ktap_pass qmp-connects
 else

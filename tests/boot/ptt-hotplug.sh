@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # hisi-ptt follows the PCI topology while the guest runs: an endpoint
 # hot-plugged below one of its root ports becomes a requester filter and
-# its traffic is traced; once unplugged, both are gone. Topology
-# (tests/boot/meson.build): hisi-ptt sicl-id=0 core-id=0 at 00:08.0, root
-# ports 00:10.0 (nvme, 01:00.0) and 00:11.0 (empty, bus 02).
+# its traffic is traced; once unplugged, both are gone.
+# run-guest: --guest-qmp
+# qemu: -device hisi-ptt,bus=pcie.0,addr=0x8
+# qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
+# qemu: -device pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11
+# qemu: -device nvme,bus=rp0,serial=hp0
+# The guest sees the PTT (sicl 0, core 0) at 00:08.0 and root ports
+# 00:10.0 (nvme, 01:00.0) and 00:11.0 (empty, bus 02).
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 
@@ -33,7 +38,7 @@ traced() {
 		--type 7 --direction 2 --format 0 --ms 200
 }
 
-ktap_start hisi_ptt_hotplug 9
+ktap_start hisi_ptt_hotplug
 ktap_check before-hotplug filters_are "0000:01:00.0 "
 # Not in a subshell: the connection must outlive the check.
 if qmp_open >/tmp/qmp-open.log 2>&1; then

@@ -1,16 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# hisi-ptt with the upstream hisi_ptt driver. Topology (tests/boot/meson.build):
-#   00:08.0 hisi-ptt sicl-id=2 core-id=5
-#   00:10.0 root port -> 01:00.0 nvme
-#   00:11.0 root port -> 02:00.0 edu
-#   00:18.0 root port (outside the PTT's range 00:10.0-00:17.7) -> 03:00.0 pci-testdev
+# hisi-ptt with the upstream hisi_ptt driver.
+# run-guest: --perf
+# qemu: -device hisi-ptt,bus=pcie.0,addr=0x8,sicl-id=2,core-id=5
+# qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
+# qemu: -device pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11
+# qemu: -device pcie-root-port,id=rp2,bus=pcie.0,chassis=3,addr=0x18
+# qemu: -device nvme,bus=rp0,serial=ptt0
+# qemu: -device edu,bus=rp1
+# qemu: -device pci-testdev,bus=rp2
+# The guest sees the PTT at 00:08.0 and root ports 00:10.0 -> 01:00.0 nvme,
+# 00:11.0 -> 02:00.0 edu and 00:18.0 (outside the PTT's range
+# 00:10.0-00:17.7) -> 03:00.0 pci-testdev.
 . /guest/tests/lib/ktap.sh
 
 PMU=/sys/bus/event_source/devices/hisi_ptt2_5
 MAP=0x100:0x80,0x200:0x88,0x300:0xc0
 TUNES="qos_tx_cpl qos_tx_np qos_tx_p rx_alloc_buf_level tx_alloc_buf_level"
 
-ktap_start hisi_ptt 21
+ktap_start hisi_ptt
 
 ktap_check probe test -e /sys/bus/pci/drivers/hisi_ptt/0000:00:08.0
 ktap_check pmu-name-from-sicl-core test -d $PMU

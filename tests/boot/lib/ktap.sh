@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # KTAP v1 output for the guest-side test suites (Documentation/dev-tools/ktap.rst).
-# Source it, call ktap_start SUITE N, then one result call per case, then
-# ktap_finish, which exits 1 when a case failed.
+# Source it, call ktap_start SUITE, then one result call per case, then
+# ktap_finish, which prints the plan and exits 1 when a case failed.
+#
+# The plan comes last, as TAP allows (KTAP puts it after the version line):
+# the library counts the cases, so no suite keeps a number by hand that goes
+# stale. A suite that dies half way prints no plan; tests/boot/boot-test,
+# which reads this output, fails the run then.
 
 KTAP_NUM=0
 KTAP_PASS=0
@@ -11,7 +16,6 @@ KTAP_SKIP=0
 ktap_start() {
 	echo "KTAP version 1"
 	echo "# Subtest: $1"
-	echo "1..$2"
 }
 
 ktap_pass() {
@@ -49,6 +53,7 @@ ktap_check() {
 }
 
 ktap_finish() {
+	echo "1..$KTAP_NUM"
 	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
 	[ "$KTAP_FAIL" = 0 ]
 	exit
