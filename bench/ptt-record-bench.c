@@ -44,7 +44,7 @@ static double now_s(void)
 static void make_streams(TrafficStream *s, bool odd)
 {
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
-    TrafficTuning tune = { 1, 1, 1, 1, 1 };
+    TrafficTuning tune = TRAFFIC_TUNING_RESET;
 
     traffic_profile_default(spec);
     if (odd) {
@@ -111,7 +111,7 @@ static double query_ns(int64_t t)
 {
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
     TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
-    TrafficTuning tune = { 1, 1, 1, 1, 1 };
+    TrafficTuning tune = TRAFFIC_TUNING_RESET;
     /* volatile: keeps the compiler from dropping the queries */
     volatile uint64_t sink = 0;
     const int n = 10000000;

@@ -34,82 +34,27 @@
 #include "qapi/error.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
-#include "hw/registerfields.h"
 #include "hw/sysbus.h"
 #include "migration/vmstate.h"
 #include "trace.h"
-#include "hisi-pcie-core.h"
-#include "hisi-traffic.h"
+#include "hisi-pmu.h"
+#include "arm-ccn-regs.h"
 #include "model/ring-traffic.h"
 
 #define TYPE_ARM_CCN "arm-ccn"
 OBJECT_DECLARE_SIMPLE_TYPE(ArmCcnState, ARM_CCN)
 
-#define CCN_REGION_SIZE     0x10000
-#define CCN_REGIONS         256
-#define CCN_MMIO_SIZE       (CCN_REGION_SIZE * CCN_REGIONS)
-#define CCN_COUNTERS        8
-#define CCN_CYCLE_IDX       8       /* its PMOVSR bit */
 #define CCN_XPS             11
 #define CCN_NODES           (2 * CCN_XPS)
-#define CCN_WPS             2
-#define CCN_EVENT_MASK      0xffffffffull
-#define CCN_CYCLE_MASK      0xffffffffffull
-
 #define CCN_TYPE_DT         0x02
 
-/* Every region */
-REG32(ALL_OLY_ID, 0xff00)
-    FIELD(ALL_OLY_ID, TYPE, 0, 5)
-    FIELD(ALL_OLY_ID, ID, 8, 6)
-
-/* MN, region 0 */
-REG32(MN_ERRINT_STATUS, 0x0008)
-    FIELD(MN_ERRINT_STATUS, INTREQ_UPDATE, 0, 1)
-    FIELD(MN_ERRINT_STATUS, PMU_EVENTS_DISABLED, 7, 1)
-REG32(MN_OLY_COMP_LIST, 0x01e0)
-REG32(MN_ERR_SIG_VAL, 0x0300)
-    FIELD(MN_ERR_SIG_VAL, DT, 1, 1)
-#define MN_ERR_SIG_WORDS    6
-
-/* DT, region 1 */
-REG32(DT_ACTIVE_DSM, 0x0000)
-REG32(DT_CTL, 0x0028)
-    FIELD(DT_CTL, DT_EN, 0, 1)
-REG32(DT_PMEVCNT, 0x0100)           /* + 8 * idx */
-REG64(DT_PMCCNTR, 0x0140)
-REG32(DT_PMCCNTRSR, 0x0190)         /* the snapshot: low word, then high */
-REG32(DT_PMOVSR, 0x0198)
-REG32(DT_PMOVSR_CLR, 0x01a0)
-REG32(DT_PMCR, 0x01a8)
-    FIELD(DT_PMCR, PMU_EN, 0, 1)
-    FIELD(DT_PMCR, OVFL_INTR_EN, 6, 1)
-REG32(DT_PMSR, 0x01b0)
-REG32(DT_PMSR_REQ, 0x01b8)
-REG32(DT_PMSR_CLR, 0x01c0)
-#define DT_PMOVSR_MASK      0x1ff
-
-/* XP regions */
-REG32(XP_DT_CONFIG, 0x0300)         /* a nibble per counter */
-REG32(XP_DT_INTERFACE_SEL, 0x0308)  /* a byte per watchpoint */
-    FIELD(XP_DT_INTERFACE_SEL, IO_SEL, 0, 1)
-    FIELD(XP_DT_INTERFACE_SEL, DEV_SEL, 1, 1)
-    FIELD(XP_DT_INTERFACE_SEL, VC_SEL, 2, 2)
-REG32(XP_DT_CMP_VAL_L, 0x0310)      /* + 0x40 * wp, 64 bits as two words */
-REG32(XP_DT_CMP_VAL_H, 0x0318)
-REG32(XP_DT_CMP_MASK_L, 0x0320)
-REG32(XP_DT_CMP_MASK_H, 0x0328)
-REG32(XP_DT_CONTROL, 0x0370)
-    FIELD(XP_DT_CONTROL, DT_ENABLE, 0, 1)
-REG32(XP_PMU_EVENT_SEL, 0x0600)     /* 7 bits per source */
-
-/* Device node regions */
-REG32(NODE_PMU_EVENT_SEL, 0x0600)   /* 4 bits per source */
-
-/* What XP_DT_CONFIG's nibble for a counter selects */
-#define DT_CONFIG_WP0       0x2
-#define DT_CONFIG_XP_EVENT  0x4
-#define DT_CONFIG_NODE      0x8
+/* A watchpoint's comparator registers, in address order */
+enum {
+    WP_VAL_L,
+    WP_VAL_H,
+    WP_MASK_L,
+    WP_MASK_H,
+};
 
 typedef struct CcnNodeInfo {
     uint8_t region;
@@ -122,8 +67,8 @@ typedef struct CcnNodeInfo {
  * the XPs 0..10 (dense, as the driver needs).
  */
 static const CcnNodeInfo arm_ccn_nodes[] = {
-    { 0x00, RING_TYPE_MN, 12 },
-    { 0x01, CCN_TYPE_DT, 0 },
+    { CCN_MN_REGION, RING_TYPE_MN, 12 },
+    { CCN_DT_REGION, CCN_TYPE_DT, 0 },
     { 0x20, RING_TYPE_RNI_1P + 2, 0 },      /* RN-I 3P */
     { 0x21, RING_TYPE_RNI_1P + 2, 1 },
     { 0x22, RING_TYPE_HNF, 2 },
@@ -137,21 +82,23 @@ static const CcnNodeInfo arm_ccn_nodes[] = {
     { 0x2a, RING_TYPE_HNF, 10 },
     { 0x2b, RING_TYPE_HNF, 11 },
     { 0x2d, RING_TYPE_SBSX, 13 },
-    { 0x80, RING_TYPE_XP, 0 }, { 0x81, RING_TYPE_XP, 1 },
-    { 0x82, RING_TYPE_XP, 2 }, { 0x83, RING_TYPE_XP, 3 },
-    { 0x84, RING_TYPE_XP, 4 }, { 0x85, RING_TYPE_XP, 5 },
-    { 0x86, RING_TYPE_XP, 6 }, { 0x87, RING_TYPE_XP, 7 },
-    { 0x88, RING_TYPE_XP, 8 }, { 0x89, RING_TYPE_XP, 9 },
-    { 0x8a, RING_TYPE_XP, 10 },
+    { CCN_XP_REGION(0), RING_TYPE_XP, 0 },
+    { CCN_XP_REGION(1), RING_TYPE_XP, 1 },
+    { CCN_XP_REGION(2), RING_TYPE_XP, 2 },
+    { CCN_XP_REGION(3), RING_TYPE_XP, 3 },
+    { CCN_XP_REGION(4), RING_TYPE_XP, 4 },
+    { CCN_XP_REGION(5), RING_TYPE_XP, 5 },
+    { CCN_XP_REGION(6), RING_TYPE_XP, 6 },
+    { CCN_XP_REGION(7), RING_TYPE_XP, 7 },
+    { CCN_XP_REGION(8), RING_TYPE_XP, 8 },
+    { CCN_XP_REGION(9), RING_TYPE_XP, 9 },
+    { CCN_XP_REGION(10), RING_TYPE_XP, 10 },
 };
 
 typedef struct CcnXp {
     uint32_t dt_config;
     uint32_t interface_sel;
-    uint64_t cmp_l[CCN_WPS];
-    uint64_t cmp_h[CCN_WPS];
-    uint64_t mask_l[CCN_WPS];
-    uint64_t mask_h[CCN_WPS];
+    uint64_t wp_cmp[CCN_WPS][XP_DT_CMP_REGS];
     uint32_t dt_control;
     uint32_t pmu_event_sel;
 } CcnXp;
@@ -161,34 +108,21 @@ struct ArmCcnState {
 
     MemoryRegion mmio;
     qemu_irq irq;
-    QEMUTimer *overflow_timer;  /* armed when an overflow interrupt is due */
-    Notifier traffic_changed;
+    /* slots 0-7: the event counters; slot CCN_CYCLE_IDX: the cycles */
+    HisiPmu pmu;
     const CcnNodeInfo *region[CCN_REGIONS];
     RingStream streams[RING_NODE_STREAMS];
 
-    /* properties */
-    uint32_t clock_freq;
-    HisiTraffic *traffic;
-
     uint32_t errint;            /* MN_ERRINT_STATUS fields, bits 7:4 */
-    uint32_t active_dsm[2];
+    uint32_t active_dsm[DT_ACTIVE_DSM_WORDS];
     uint32_t dt_ctl;
     uint32_t pmcr;
     uint32_t pmovsr;
     uint32_t pmsr;
-    uint32_t pmevcnt[CCN_COUNTERS];
-    uint64_t pmccntr;
-    uint64_t cycle_frac;        /* ns * clock-freq mod 1e9, kept exact */
     uint64_t pmccntr_snapshot;
     CcnXp xp[CCN_XPS];
     uint32_t node_event_sel[CCN_NODES];
-    int64_t since;              /* ns: counted up to here */
 };
-
-static int64_t ccn_now(void)
-{
-    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-}
 
 static const CcnNodeInfo *ccn_node(uint8_t id)
 {
@@ -211,7 +145,7 @@ static bool ccn_node_streams(ArmCcnState *s, uint8_t id, uint8_t *type)
     if (!n) {
         return false;
     }
-    hisi_traffic_ring_streams(s->traffic, s->streams, id, n->type);
+    hisi_traffic_ring_streams(s->pmu.traffic, s->streams, id, n->type);
     *type = n->type;
     return true;
 }
@@ -228,7 +162,8 @@ typedef struct CcnSource {
 static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
                        uint8_t *type)
 {
-    uint8_t xp = extract32(s->active_dsm[idx / 4], (idx % 4) * 8, 8);
+    uint8_t xp = extract32(s->active_dsm[idx / 4],
+                           (idx % 4) * DT_ACTIVE_DSM_BITS, DT_ACTIVE_DSM_BITS);
     CcnXp *x;
     unsigned nib;
 
@@ -237,15 +172,17 @@ static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
         return false;
     }
     x = &s->xp[xp];
-    nib = extract32(x->dt_config, idx * 4, 4);
+    nib = extract32(x->dt_config, idx * XP_DT_CONFIG_BITS, XP_DT_CONFIG_BITS);
     if (!FIELD_EX32(x->dt_control, XP_DT_CONTROL, DT_ENABLE) ||
         nib < DT_CONFIG_WP0) {
         return false;
     }
     src->xp = xp;
     if (nib < DT_CONFIG_XP_EVENT) {
-        uint8_t sel = extract32(x->interface_sel, (nib - DT_CONFIG_WP0) * 8,
-                                8);
+        uint8_t sel = extract32(x->interface_sel,
+                                (nib - DT_CONFIG_WP0) *
+                                XP_DT_INTERFACE_SEL_BITS,
+                                XP_DT_INTERFACE_SEL_BITS);
 
         src->watchpoint = true;
         src->wp = nib - DT_CONFIG_WP0;
@@ -256,8 +193,10 @@ static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
     }
     src->watchpoint = false;
     if (nib < DT_CONFIG_NODE) {
+        /* the event in bits 2:0, the port in 3, the VC in 5:4 */
         uint8_t id = extract32(x->pmu_event_sel,
-                               (nib - DT_CONFIG_XP_EVENT) * 7, 6);
+                               (nib - DT_CONFIG_XP_EVENT) *
+                               XP_PMU_EVENT_SEL_BITS, 6);
 
         src->node = xp * 2 + extract32(id, 3, 1);
         return ring_xp_event(extract32(id, 0, 3), extract32(id, 4, 2),
@@ -268,28 +207,32 @@ static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
     return ccn_node_streams(s, src->node, type) &&
            ring_node_event(*type,
                            extract32(s->node_event_sel[src->node],
-                                     ((nib - DT_CONFIG_NODE) % 4) * 4, 4),
+                                     ((nib - DT_CONFIG_NODE) % 4) *
+                                     NODE_PMU_EVENT_SEL_BITS,
+                                     NODE_PMU_EVENT_SEL_BITS),
                            &src->def);
 }
 
 /* Flits counter @idx counts in [t0, t1) (s->streams: its node's) */
-static uint64_t ccn_count(ArmCcnState *s, const CcnSource *src, int64_t t0,
+static uint64_t ccn_flits(ArmCcnState *s, const CcnSource *src, int64_t t0,
                           int64_t t1)
 {
-    const CcnXp *x = &s->xp[src->xp];
     unsigned dir = src->def.dirs & BIT(RING_TX) ? RING_TX : RING_RX;
 
     if (src->watchpoint) {
+        const uint64_t *cmp = s->xp[src->xp].wp_cmp[src->wp];
+
         return ring_flits_matching(&s->streams[src->def.vc * 2 + dir],
-                                   x->cmp_l[src->wp], x->cmp_h[src->wp],
-                                   x->mask_l[src->wp], x->mask_h[src->wp],
-                                   t0, t1);
+                                   cmp[WP_VAL_L], cmp[WP_VAL_H],
+                                   cmp[WP_MASK_L], cmp[WP_MASK_H], t0, t1);
     }
     return ring_event_count(s->streams, &src->def, t0, t1);
 }
 
-static void ccn_update_irq(ArmCcnState *s)
+/* The overflow interrupt: a level, while an enabled overflow is pending */
+static void ccn_update_irq(HisiPmu *pmu)
 {
+    ArmCcnState *s = container_of(pmu, ArmCcnState, pmu);
     bool level = s->pmovsr && FIELD_EX32(s->pmcr, DT_PMCR, OVFL_INTR_EN) &&
                  !FIELD_EX32(s->errint, MN_ERRINT_STATUS,
                              PMU_EVENTS_DISABLED);
@@ -297,163 +240,134 @@ static void ccn_update_irq(ArmCcnState *s)
     qemu_set_irq(s->irq, level);
 }
 
-/* Count everything up to @now. */
-static void ccn_fold(ArmCcnState *s, int64_t now)
+static void ccn_overflow(HisiPmu *pmu, unsigned idx)
 {
-    uint32_t overflowed = 0;
+    ArmCcnState *s = container_of(pmu, ArmCcnState, pmu);
 
-    /* A time before the last (a qtest clock restarts after migration) */
-    if (now <= s->since) {
-        s->since = now;
-        return;
-    }
-    for (unsigned idx = 0; idx < CCN_COUNTERS; idx++) {
-        CcnSource src;
-        uint8_t type;
-        uint64_t sum;
+    s->pmovsr |= BIT(idx);
+}
 
-        if (!ccn_source(s, idx, &src, &type)) {
-            continue;
-        }
-        sum = s->pmevcnt[idx] + ccn_count(s, &src, s->since, now);
-        if (sum > CCN_EVENT_MASK) {
-            overflowed |= BIT(idx);
-        }
-        s->pmevcnt[idx] = sum;
-    }
-    if (FIELD_EX32(s->pmcr, DT_PMCR, PMU_EN)) {
-        unsigned __int128 total = (unsigned __int128)(now - s->since) *
-                                  s->clock_freq + s->cycle_frac;
-        uint64_t sum = s->pmccntr + (uint64_t)(total / NANOSECONDS_PER_SECOND);
+/* Add what counter @idx (or the cycle counter) counted in [t0, t1) */
+static void ccn_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
+{
+    ArmCcnState *s = container_of(pmu, ArmCcnState, pmu);
+    CcnSource src;
+    uint8_t type;
 
-        s->cycle_frac = total % NANOSECONDS_PER_SECOND;
-        if (sum > CCN_CYCLE_MASK) {
-            overflowed |= BIT(CCN_CYCLE_IDX);
+    if (idx == CCN_CYCLE_IDX) {
+        if (FIELD_EX32(s->pmcr, DT_PMCR, PMU_EN)) {
+            hisi_pmu_add_cycles(pmu, idx, HISI_PMU_CNT, t1 - t0);
         }
-        s->pmccntr = sum & CCN_CYCLE_MASK;
-    }
-    s->since = now;
-    if (overflowed) {
-        trace_arm_ccn_overflow(overflowed);
-        s->pmovsr |= overflowed;
-        ccn_update_irq(s);
+    } else if (ccn_source(s, idx, &src, &type)) {
+        hisi_pmu_add(pmu, idx, HISI_PMU_CNT, ccn_flits(s, &src, t0, t1));
     }
 }
 
-/*
- * Arm the timer for the earliest overflow, when it would interrupt: an
- * early bound from the rates of the streams each counter watches.
- */
-static void ccn_schedule(ArmCcnState *s, int64_t now)
+/* The most counter @idx grows by in a second, when it would interrupt */
+static bool ccn_max_rates(HisiPmu *pmu, unsigned idx,
+                          uint64_t rate[HISI_PMU_SLOT_COUNTERS])
 {
-    int64_t due = INT64_MAX;
+    ArmCcnState *s = container_of(pmu, ArmCcnState, pmu);
+    CcnSource src;
+    uint8_t type;
 
     if (!FIELD_EX32(s->pmcr, DT_PMCR, OVFL_INTR_EN) ||
         !FIELD_EX32(s->pmcr, DT_PMCR, PMU_EN)) {
-        timer_del(s->overflow_timer);
-        return;
+        return false;
     }
-    for (unsigned idx = 0; idx < CCN_COUNTERS; idx++) {
-        uint64_t rate = 0;
-        CcnSource src;
-        uint8_t type;
-
-        if (!ccn_source(s, idx, &src, &type)) {
-            continue;
+    if (idx == CCN_CYCLE_IDX) {
+        rate[HISI_PMU_CNT] = pmu->clock_freq;
+        return true;
+    }
+    if (!ccn_source(s, idx, &src, &type)) {
+        return false;
+    }
+    for (unsigned dir = 0; dir < 2; dir++) {
+        if (src.def.dirs & BIT(dir)) {
+            rate[HISI_PMU_CNT] += s->streams[src.def.vc * 2 + dir].flow.rate;
         }
-        for (unsigned dir = 0; dir < 2; dir++) {
-            if (src.def.dirs & BIT(dir)) {
-                rate += s->streams[src.def.vc * 2 + dir].flow.rate;
-            }
-        }
-        /* as a 64-bit counter at 2^64 - 2^32 + value */
-        due = MIN(due, hisi_pmu_overflow_due(now, s->pmevcnt[idx] |
-                                             ~CCN_EVENT_MASK, rate));
     }
-    due = MIN(due, hisi_pmu_overflow_due(now, s->pmccntr | ~CCN_CYCLE_MASK,
-                                         s->clock_freq));
-    if (due == INT64_MAX) {
-        timer_del(s->overflow_timer);
-    } else {
-        timer_mod(s->overflow_timer, MAX(due, now + 1));
-    }
+    return true;
 }
 
-static void ccn_overflow_timer_cb(void *opaque)
-{
-    ArmCcnState *s = opaque;
-    int64_t now = ccn_now();
-
-    ccn_fold(s, now);
-    ccn_schedule(s, now);
-}
-
-static void ccn_traffic_changed(Notifier *n, void *data)
-{
-    ArmCcnState *s = container_of(n, ArmCcnState, traffic_changed);
-    HisiTrafficChange *change = data;
-
-    if (change->done) {
-        ccn_schedule(s, change->now);
-    } else {
-        ccn_fold(s, change->now);
-    }
-}
+static const HisiPmuOps ccn_pmu_ops = {
+    .slots = CCN_COUNTERS + 1,
+    .bits = {
+        [0 ... CCN_COUNTERS - 1] = CCN_EVENT_BITS,
+        [CCN_CYCLE_IDX] = CCN_CYCLE_BITS,
+    },
+    .count = ccn_count,
+    .max_rates = ccn_max_rates,
+    .overflow = ccn_overflow,
+    .update_irq = ccn_update_irq,
+};
 
 static uint32_t ccn_mn_read(ArmCcnState *s, hwaddr off)
 {
+    unsigned word;
+    hwaddr rest;
+
     if (off == A_MN_ERRINT_STATUS) {
         return s->errint;
     }
-    if (off >= A_MN_OLY_COMP_LIST && off < A_MN_OLY_COMP_LIST + 32) {
+    if (hisi_reg_in_array(off, A_MN_OLY_COMP_LIST, 4, MN_OLY_COMP_LIST_WORDS,
+                          &word, &rest)) {
         uint32_t val = 0;
-        unsigned first = (off - A_MN_OLY_COMP_LIST) / 4 * 32;
 
         for (size_t i = 0; i < ARRAY_SIZE(arm_ccn_nodes); i++) {
             unsigned r = arm_ccn_nodes[i].region;
 
-            if (r >= first && r < first + 32) {
-                val |= BIT(r - first);
+            if (r / 32 == word) {
+                val |= BIT(r % 32);
             }
         }
         return val;
     }
-    if (off >= A_MN_ERR_SIG_VAL && off < A_MN_ERR_SIG_VAL + 4 *
-        MN_ERR_SIG_WORDS) {
+    if (hisi_reg_in_array(off, A_MN_ERR_SIG_VAL, 4, MN_ERR_SIG_WORDS, &word,
+                          &rest)) {
         /* Only the DT's overflow is ever signalled. */
-        return off == A_MN_ERR_SIG_VAL && s->pmovsr ?
-               R_MN_ERR_SIG_VAL_DT_MASK : 0;
+        return word == 0 && s->pmovsr ? R_MN_ERR_SIG_VAL_DT_MASK : 0;
     }
     qemu_log_mask(LOG_GUEST_ERROR, "arm-ccn: read of unknown MN register "
                   "0x%04" HWADDR_PRIx "\n", off);
     return 0;
 }
 
+/* Is @off DT event counter @idx (its low word: the counters are 32-bit)? */
+static bool ccn_dt_pmevcnt(hwaddr off, unsigned *idx)
+{
+    hwaddr rest;
+
+    return hisi_reg_in_array(off, A_DT_PMEVCNT, DT_PMEVCNT_STRIDE,
+                             CCN_COUNTERS, idx, &rest) && rest == 0;
+}
+
 static uint64_t ccn_dt_read(ArmCcnState *s, hwaddr off, unsigned size)
 {
-    if (off < A_DT_ACTIVE_DSM + 8) {
-        return s->active_dsm[off / 4];
+    HisiPmuSlot *cycles = &s->pmu.slot[CCN_CYCLE_IDX];
+    unsigned idx;
+    hwaddr rest;
+
+    if (hisi_reg_in_array(off, A_DT_ACTIVE_DSM, 4, DT_ACTIVE_DSM_WORDS, &idx,
+                          &rest)) {
+        return s->active_dsm[idx];
     }
-    if (off >= A_DT_PMEVCNT && off < A_DT_PMEVCNT + 8 * CCN_COUNTERS &&
-        !(off & 7)) {
-        ccn_fold(s, ccn_now());
-        return s->pmevcnt[(off - A_DT_PMEVCNT) / 8];
+    if (ccn_dt_pmevcnt(off, &idx)) {
+        hisi_pmu_fold(&s->pmu, idx, hisi_pmu_now());
+        return s->pmu.slot[idx].value[HISI_PMU_CNT];
+    }
+    if (hisi_reg_in_array(off, A_DT_PMCCNTR, 8, 1, &idx, &rest)) {
+        hisi_pmu_fold(&s->pmu, CCN_CYCLE_IDX, hisi_pmu_now());
+        return hisi_reg64_read(cycles->value[HISI_PMU_CNT], rest, size);
+    }
+    if (hisi_reg_in_array(off, A_DT_PMCCNTRSR, 8, 1, &idx, &rest)) {
+        return hisi_reg64_read(s->pmccntr_snapshot, rest, 4);
     }
     switch (off) {
     case A_DT_CTL:
         return s->dt_ctl;
-    case A_DT_PMCCNTR:
-        ccn_fold(s, ccn_now());
-        return size == 8 ? s->pmccntr : extract64(s->pmccntr, 0, 32);
-    case A_DT_PMCCNTR + 4:
-        ccn_fold(s, ccn_now());
-        return extract64(s->pmccntr, 32, 32);
-    case A_DT_PMCCNTRSR:
-        return extract64(s->pmccntr_snapshot, 0, 32);
-    case A_DT_PMCCNTRSR + 4:
-        return extract64(s->pmccntr_snapshot, 32, 8);
     case A_DT_PMOVSR:
-        ccn_fold(s, ccn_now());
+        hisi_pmu_fold_all(&s->pmu, hisi_pmu_now());
         return s->pmovsr;
     case A_DT_PMCR:
         return s->pmcr;
@@ -465,36 +379,26 @@ static uint64_t ccn_dt_read(ArmCcnState *s, hwaddr off, unsigned size)
     return 0;
 }
 
-/* XP comparator registers: which one, of which watchpoint, which word */
-static uint64_t *ccn_xp_cmp(CcnXp *x, hwaddr off, unsigned *word)
+/* XP comparator registers: which one, of which watchpoint; the offset */
+static uint64_t *ccn_xp_cmp(CcnXp *x, hwaddr off, hwaddr *rest)
 {
-    unsigned wp = (off - A_XP_DT_CMP_VAL_L) / 0x40;
-    hwaddr reg = off - wp * 0x40;
+    unsigned wp;
 
-    if (off < A_XP_DT_CMP_VAL_L || wp >= CCN_WPS ||
-        reg >= A_XP_DT_CMP_MASK_H + 8) {
+    if (!hisi_reg_in_array(off, A_XP_DT_CMP_VAL_L, XP_DT_WP_STRIDE, CCN_WPS,
+                           &wp, rest) ||
+        *rest >= XP_DT_CMP_REGS * 8) {
         return NULL;
     }
-    *word = (reg & 4) ? 1 : 0;
-    switch (reg & ~7) {
-    case A_XP_DT_CMP_VAL_L:
-        return &x->cmp_l[wp];
-    case A_XP_DT_CMP_VAL_H:
-        return &x->cmp_h[wp];
-    case A_XP_DT_CMP_MASK_L:
-        return &x->mask_l[wp];
-    default:
-        return &x->mask_h[wp];
-    }
+    return &x->wp_cmp[wp][*rest / 8];
 }
 
 static uint32_t ccn_xp_read(ArmCcnState *s, CcnXp *x, hwaddr off)
 {
-    unsigned word;
-    uint64_t *cmp = ccn_xp_cmp(x, off, &word);
+    hwaddr rest;
+    uint64_t *cmp = ccn_xp_cmp(x, off, &rest);
 
     if (cmp) {
-        return extract64(*cmp, word * 32, 32);
+        return hisi_reg64_read(*cmp, rest, 4);
     }
     switch (off) {
     case A_XP_DT_CONFIG:
@@ -511,12 +415,12 @@ static uint32_t ccn_xp_read(ArmCcnState *s, CcnXp *x, hwaddr off)
     return 0;
 }
 
-static bool ccn_access_ok(hwaddr addr, unsigned size)
+/* Aligned 32-bit accesses, and 64-bit reads of PMCCNTR */
+static bool ccn_access_ok(void *opaque, hwaddr addr, unsigned size,
+                          bool is_write, MemTxAttrs attrs)
 {
-    hwaddr off = addr % CCN_REGION_SIZE;
-    bool wide = addr / CCN_REGION_SIZE == 1 && off == A_DT_PMCCNTR;
-
-    return (size == 4 || (size == 8 && wide)) && !(addr & (size - 1));
+    return size == 4 ||
+           (!is_write && addr == CCN_REGION(CCN_DT_REGION) + A_DT_PMCCNTR);
 }
 
 static uint64_t arm_ccn_read(void *opaque, hwaddr addr, unsigned size)
@@ -526,11 +430,7 @@ static uint64_t arm_ccn_read(void *opaque, hwaddr addr, unsigned size)
     hwaddr off = addr % CCN_REGION_SIZE;
     uint64_t val = 0;
 
-    if (!ccn_access_ok(addr, size)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "arm-ccn: %u-byte read at 0x%06"
-                      HWADDR_PRIx ": only aligned 32-bit accesses, and "
-                      "64-bit ones to PMCCNTR\n", size, addr);
-    } else if (!n) {
+    if (!n) {
         qemu_log_mask(LOG_GUEST_ERROR, "arm-ccn: read at 0x%06" HWADDR_PRIx
                       " of region %u, which is not present\n", addr,
                       (unsigned)(addr / CCN_REGION_SIZE));
@@ -571,41 +471,42 @@ static void ccn_mn_write(ArmCcnState *s, hwaddr off, uint32_t val)
                                   extract32(val, f + 4, 1));
         }
     }
-    ccn_update_irq(s);
 }
 
 static void ccn_dt_write(ArmCcnState *s, hwaddr off, uint32_t val)
 {
-    if (off < A_DT_ACTIVE_DSM + 8) {
-        s->active_dsm[off / 4] = val;
+    HisiPmuSlot *cycles = &s->pmu.slot[CCN_CYCLE_IDX];
+    unsigned idx;
+    hwaddr rest;
+
+    if (hisi_reg_in_array(off, A_DT_ACTIVE_DSM, 4, DT_ACTIVE_DSM_WORDS, &idx,
+                          &rest)) {
+        s->active_dsm[idx] = val;
         return;
     }
-    if (off >= A_DT_PMEVCNT && off < A_DT_PMEVCNT + 8 * CCN_COUNTERS &&
-        !(off & 7)) {
-        s->pmevcnt[(off - A_DT_PMEVCNT) / 8] = val;
+    if (ccn_dt_pmevcnt(off, &idx)) {
+        s->pmu.slot[idx].value[HISI_PMU_CNT] = val;
+        return;
+    }
+    if (hisi_reg_in_array(off, A_DT_PMCCNTR, 8, 1, &idx, &rest)) {
+        cycles->value[HISI_PMU_CNT] =
+            hisi_reg64_write(cycles->value[HISI_PMU_CNT], rest, 4, val) &
+            MAKE_64BIT_MASK(0, CCN_CYCLE_BITS);
         return;
     }
     switch (off) {
     case A_DT_CTL:
         s->dt_ctl = val & R_DT_CTL_DT_EN_MASK;
         break;
-    case A_DT_PMCCNTR:
-        s->pmccntr = deposit64(s->pmccntr, 0, 32, val);
-        break;
-    case A_DT_PMCCNTR + 4:
-        s->pmccntr = deposit64(s->pmccntr, 32, 8, val);
-        break;
     case A_DT_PMOVSR_CLR:
         s->pmovsr &= ~val;
-        ccn_update_irq(s);
         break;
     case A_DT_PMCR:
         s->pmcr = val & (R_DT_PMCR_PMU_EN_MASK | R_DT_PMCR_OVFL_INTR_EN_MASK);
-        ccn_update_irq(s);
         break;
     case A_DT_PMSR_REQ:
         if (val & 1) {
-            s->pmccntr_snapshot = s->pmccntr;
+            s->pmccntr_snapshot = cycles->value[HISI_PMU_CNT];
             s->pmsr = 1;
         }
         break;
@@ -623,11 +524,11 @@ static void ccn_dt_write(ArmCcnState *s, hwaddr off, uint32_t val)
 
 static void ccn_xp_write(CcnXp *x, hwaddr off, uint32_t val)
 {
-    unsigned word;
-    uint64_t *cmp = ccn_xp_cmp(x, off, &word);
+    hwaddr rest;
+    uint64_t *cmp = ccn_xp_cmp(x, off, &rest);
 
     if (cmp) {
-        *cmp = deposit64(*cmp, word * 32, 32, val);
+        *cmp = hisi_reg64_write(*cmp, rest, 4, val);
         return;
     }
     switch (off) {
@@ -655,15 +556,9 @@ static void arm_ccn_write(void *opaque, hwaddr addr, uint64_t val,
     ArmCcnState *s = opaque;
     const CcnNodeInfo *n = s->region[addr / CCN_REGION_SIZE];
     hwaddr off = addr % CCN_REGION_SIZE;
-    int64_t now = ccn_now();
+    int64_t now = hisi_pmu_now();
 
     trace_arm_ccn_write(addr, size, val);
-    if (!ccn_access_ok(addr, size) || size == 8) {
-        qemu_log_mask(LOG_GUEST_ERROR, "arm-ccn: %u-byte write at 0x%06"
-                      HWADDR_PRIx " ignored: only aligned 32-bit writes\n",
-                      size, addr);
-        return;
-    }
     if (!n) {
         qemu_log_mask(LOG_GUEST_ERROR, "arm-ccn: write at 0x%06" HWADDR_PRIx
                       " of region %u, which is not present, ignored\n", addr,
@@ -671,7 +566,7 @@ static void arm_ccn_write(void *opaque, hwaddr addr, uint64_t val,
         return;
     }
     /* Counts up to now go by the old settings. */
-    ccn_fold(s, now);
+    hisi_pmu_fold_all(&s->pmu, now);
     if (off == A_ALL_OLY_ID) {
         qemu_log_mask(LOG_GUEST_ERROR, "arm-ccn: write to the read-only ID "
                       "register of region %u ignored\n", n->region);
@@ -687,17 +582,18 @@ static void arm_ccn_write(void *opaque, hwaddr addr, uint64_t val,
         qemu_log_mask(LOG_GUEST_ERROR, "arm-ccn: write to unknown node "
                       "register 0x%04" HWADDR_PRIx " ignored\n", off);
     }
-    ccn_schedule(s, now);
+    ccn_update_irq(&s->pmu);
+    hisi_pmu_schedule(&s->pmu, now);
 }
 
 static const MemoryRegionOps arm_ccn_ops = {
     .read = arm_ccn_read,
     .write = arm_ccn_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
-    /* Other sizes reach the handlers to be logged as guest errors. */
-    .valid.min_access_size = 1,
+    .valid.min_access_size = 4,
     .valid.max_access_size = 8,
-    .impl.min_access_size = 1,
+    .valid.accepts = ccn_access_ok,
+    .impl.min_access_size = 4,
     .impl.max_access_size = 8,
 };
 
@@ -705,58 +601,30 @@ static void arm_ccn_reset_hold(Object *obj, ResetType type)
 {
     ArmCcnState *s = ARM_CCN(obj);
 
-    timer_del(s->overflow_timer);
+    hisi_pmu_reset(&s->pmu);
     s->errint = 0;
     memset(s->active_dsm, 0, sizeof(s->active_dsm));
     s->dt_ctl = 0;
     s->pmcr = 0;
     s->pmovsr = 0;
     s->pmsr = 0;
-    memset(s->pmevcnt, 0, sizeof(s->pmevcnt));
-    s->pmccntr = 0;
-    s->cycle_frac = 0;
     s->pmccntr_snapshot = 0;
     memset(s->xp, 0, sizeof(s->xp));
     memset(s->node_event_sel, 0, sizeof(s->node_event_sel));
-    s->since = ccn_now();
 }
 
 static void arm_ccn_reset_exit(Object *obj, ResetType type)
 {
-    ccn_update_irq(ARM_CCN(obj));
-}
-
-/*
- * Fault injection: qom-set "advance" to "IDX=N" adds N (mod 2^32) to event
- * counter IDX as if counted, to reach its overflow soon.
- */
-static void ccn_set_advance(Object *obj, const char *value, Error **errp)
-{
-    ArmCcnState *s = ARM_CCN(obj);
-    int64_t now = ccn_now();
-    unsigned idx;
-    uint64_t n;
-
-    if (!hisi_pmu_parse_advance(TYPE_ARM_CCN, value, CCN_COUNTERS, &idx, &n,
-                                errp)) {
-        return;
-    }
-    ccn_fold(s, now);
-    if (s->pmevcnt[idx] + (n & CCN_EVENT_MASK) > CCN_EVENT_MASK) {
-        s->pmovsr |= BIT(idx);
-        ccn_update_irq(s);
-    }
-    s->pmevcnt[idx] += n;
-    ccn_schedule(s, now);
+    ccn_update_irq(&ARM_CCN(obj)->pmu);
 }
 
 static void arm_ccn_realize(DeviceState *dev, Error **errp)
 {
     ArmCcnState *s = ARM_CCN(dev);
 
-    if (!s->clock_freq || s->clock_freq > NANOSECONDS_PER_SECOND) {
+    if (!s->pmu.clock_freq || s->pmu.clock_freq > NANOSECONDS_PER_SECOND) {
         error_setg(errp, "arm-ccn: clock-freq must be 1..1000000000 Hz "
-                   "(got %u)", s->clock_freq);
+                   "(got %u)", s->pmu.clock_freq);
         return;
     }
     for (size_t i = 0; i < ARRAY_SIZE(arm_ccn_nodes); i++) {
@@ -766,31 +634,22 @@ static void arm_ccn_realize(DeviceState *dev, Error **errp)
                           CCN_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
     sysbus_init_irq(SYS_BUS_DEVICE(s), &s->irq);
-    s->overflow_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
-                                     ccn_overflow_timer_cb, s);
-    s->traffic = hisi_traffic_observe(s->traffic, &s->traffic_changed,
-                                      ccn_traffic_changed);
+    hisi_pmu_realize(&s->pmu);
 }
 
 static void arm_ccn_unrealize(DeviceState *dev)
 {
-    ArmCcnState *s = ARM_CCN(dev);
-
-    hisi_traffic_remove_change_notifier(&s->traffic_changed);
-    timer_free(s->overflow_timer);
+    hisi_pmu_unrealize(&ARM_CCN(dev)->pmu);
 }
 
 static const VMStateDescription vmstate_ccn_xp = {
     .name = "arm-ccn-xp",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(dt_config, CcnXp),
         VMSTATE_UINT32(interface_sel, CcnXp),
-        VMSTATE_UINT64_ARRAY(cmp_l, CcnXp, CCN_WPS),
-        VMSTATE_UINT64_ARRAY(cmp_h, CcnXp, CCN_WPS),
-        VMSTATE_UINT64_ARRAY(mask_l, CcnXp, CCN_WPS),
-        VMSTATE_UINT64_ARRAY(mask_h, CcnXp, CCN_WPS),
+        VMSTATE_UINT64_2DARRAY(wp_cmp, CcnXp, CCN_WPS, XP_DT_CMP_REGS),
         VMSTATE_UINT32(dt_control, CcnXp),
         VMSTATE_UINT32(pmu_event_sel, CcnXp),
         VMSTATE_END_OF_LIST()
@@ -799,37 +658,33 @@ static const VMStateDescription vmstate_ccn_xp = {
 
 static const VMStateDescription vmstate_arm_ccn = {
     .name = TYPE_ARM_CCN,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(errint, ArmCcnState),
-        VMSTATE_UINT32_ARRAY(active_dsm, ArmCcnState, 2),
+        VMSTATE_UINT32_ARRAY(active_dsm, ArmCcnState, DT_ACTIVE_DSM_WORDS),
         VMSTATE_UINT32(dt_ctl, ArmCcnState),
         VMSTATE_UINT32(pmcr, ArmCcnState),
         VMSTATE_UINT32(pmovsr, ArmCcnState),
         VMSTATE_UINT32(pmsr, ArmCcnState),
-        VMSTATE_UINT32_ARRAY(pmevcnt, ArmCcnState, CCN_COUNTERS),
-        VMSTATE_UINT64(pmccntr, ArmCcnState),
-        VMSTATE_UINT64(cycle_frac, ArmCcnState),
         VMSTATE_UINT64(pmccntr_snapshot, ArmCcnState),
-        VMSTATE_STRUCT_ARRAY(xp, ArmCcnState, CCN_XPS, 1, vmstate_ccn_xp,
+        VMSTATE_STRUCT_ARRAY(xp, ArmCcnState, CCN_XPS, 2, vmstate_ccn_xp,
                              CcnXp),
         VMSTATE_UINT32_ARRAY(node_event_sel, ArmCcnState, CCN_NODES),
-        VMSTATE_INT64(since, ArmCcnState),
-        VMSTATE_TIMER_PTR(overflow_timer, ArmCcnState),
+        VMSTATE_STRUCT(pmu, ArmCcnState, 1, vmstate_hisi_pmu, HisiPmu),
         VMSTATE_END_OF_LIST()
     },
 };
 
 static const Property arm_ccn_properties[] = {
-    DEFINE_PROP_UINT32("clock-freq", ArmCcnState, clock_freq, 1000000000),
-    DEFINE_PROP_LINK("traffic", ArmCcnState, traffic, TYPE_HISI_TRAFFIC,
+    DEFINE_PROP_UINT32("clock-freq", ArmCcnState, pmu.clock_freq, 1000000000),
+    DEFINE_PROP_LINK("traffic", ArmCcnState, pmu.traffic, TYPE_HISI_TRAFFIC,
                      HisiTraffic *),
 };
 
 static void arm_ccn_instance_init(Object *obj)
 {
-    object_property_add_str(obj, "advance", NULL, ccn_set_advance);
+    hisi_pmu_init(&ARM_CCN(obj)->pmu, obj, &ccn_pmu_ops);
 }
 
 static void arm_ccn_class_init(ObjectClass *klass, void *data)

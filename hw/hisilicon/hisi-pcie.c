@@ -1,5 +1,6 @@
 /*
- * What the HiSilicon PCIe devices (hisi-ptt, hisi-pcie-pmu, hns3-pmu) share.
+ * What the HiSilicon PCIe devices (hisi-ptt, hisi-pcie-pmu, hns3-pmu) share:
+ * the RCiEP set-up, the configuration checks and the topology walks.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -7,13 +8,12 @@
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "qemu/host-utils.h"
-#include "qemu/timer.h"
 #include "qapi/error.h"
 #include "qom/object.h"
 #include "hw/pci/pci_bridge.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
-#include "hisi-pcie-core.h"
+#include "hisi-pcie.h"
 
 bool hisi_pcie_rciep_init(PCIDevice *pdev, MemoryRegion *bar, Error **errp)
 {
@@ -29,6 +29,20 @@ bool hisi_pcie_rciep_init(PCIDevice *pdev, MemoryRegion *bar, Error **errp)
     pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64, bar);
     return true;
+}
+
+void hisi_pcie_rciep_exit(PCIDevice *pdev)
+{
+    msi_uninit(pdev);
+    pcie_cap_exit(pdev);
+}
+
+void hisi_pcie_msi_update(PCIDevice *pdev, uint32_t pending, uint32_t *sent)
+{
+    if ((pending & ~*sent) && msi_enabled(pdev)) {
+        msi_notify(pdev, 0);
+    }
+    *sent = pending;
 }
 
 typedef struct SameLocation {
@@ -156,23 +170,6 @@ void hisi_pcie_foreach_function(PCIDevice *pdev, uint16_t min, uint16_t max,
     pci_for_each_device_under_bus(pci_get_bus(pdev), walk_root_bus, &w);
 }
 
-bool hisi_pmu_parse_advance(const char *type, const char *value,
-                            unsigned counters, unsigned *idx, uint64_t *n,
-                            Error **errp)
-{
-    int64_t v;
-    char extra;
-
-    if (sscanf(value, "%u=%" SCNi64 "%c", idx, &v, &extra) != 2 ||
-        *idx >= counters || v < 0) {
-        error_setg(errp, "%s: advance must be IDX=N with IDX in 0..%u and N "
-                   "in 0..2^63-1 (got '%s')", type, counters - 1, value);
-        return false;
-    }
-    *n = v;
-    return true;
-}
-
 void hisi_pcie_mmio_window(PCIDevice *ep, uint64_t *base, uint32_t *size)
 {
     for (int i = 0; i < PCI_NUM_REGIONS - 1; i++) {
@@ -189,19 +186,4 @@ void hisi_pcie_mmio_window(PCIDevice *ep, uint64_t *base, uint32_t *size)
     /* Not mapped yet: a stand-in window, so the traffic still flows. */
     *base = 0x10000000 + ((uint64_t)pci_get_bdf(ep) << 12);
     *size = 4 * KiB;
-}
-
-int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value, uint64_t per_s)
-{
-    /* 2^64 - value to go; from 0 that is all of 2^64 */
-    uint64_t left = value ? -value : UINT64_MAX;
-    uint64_t lo, hi;
-
-    if (!per_s) {
-        return INT64_MAX;
-    }
-    /* In 128 bits: rates go beyond 2^32 per second (muldiv64's limit). */
-    mulu64(&lo, &hi, left, NANOSECONDS_PER_SECOND);
-    divu128(&lo, &hi, per_s);
-    return now + (int64_t)(hi ? INT64_MAX / 4 : MIN(lo, INT64_MAX / 4));
 }

@@ -1,13 +1,13 @@
 /*
  * What the HiSilicon PCIe devices (hisi-ptt, hisi-pcie-pmu, hns3-pmu)
  * share: an RCiEP on the root bus with BAR 2 and one MSI, a BDF range it
- * covers, the endpoints it sees, and the PMUs' fault injection.
+ * covers, and the endpoints it sees.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
-#ifndef HW_HISILICON_HISI_PCIE_CORE_H
-#define HW_HISILICON_HISI_PCIE_CORE_H
+#ifndef HW_HISILICON_HISI_PCIE_H
+#define HW_HISILICON_HISI_PCIE_H
 
 #include "hw/pci/pci_device.h"
 
@@ -16,6 +16,16 @@
  * 64-bit memory BAR 2. False with @errp set on failure.
  */
 bool hisi_pcie_rciep_init(PCIDevice *pdev, MemoryRegion *bar, Error **errp);
+
+/* Undo hisi_pcie_rciep_init(), from the device's exit */
+void hisi_pcie_rciep_exit(PCIDevice *pdev);
+
+/*
+ * The MSI of a device whose interrupt sources (a bitmap, @pending: status
+ * set and unmasked) share one vector: an MSI when a source becomes
+ * pending, none while it stays so. @sent keeps the sources signalled.
+ */
+void hisi_pcie_msi_update(PCIDevice *pdev, uint32_t pending, uint32_t *sent);
 
 /*
  * Check the BDF range given by the properties @min_name and @max_name (one
@@ -51,21 +61,6 @@ void hisi_pcie_foreach_endpoint(PCIDevice *pdev, uint16_t min, uint16_t max,
  */
 void hisi_pcie_foreach_function(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque);
-
-/*
- * Fault injection of the PMUs: parse the "advance" value "IDX=N" (add N to
- * counter IDX, IDX < @counters, N < 2^63). False with @errp set, naming
- * @type, when it is not one.
- */
-bool hisi_pmu_parse_advance(const char *type, const char *value,
-                            unsigned counters, unsigned *idx, uint64_t *n,
-                            Error **errp);
-
-/*
- * When a 64-bit counter at @value that grows by at most @per_s a second
- * from @now wraps: an early bound (INT64_MAX when it does not grow).
- */
-int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value, uint64_t per_s);
 
 /*
  * The MMIO window CPU requests to @ep target: its first memory BAR, or a

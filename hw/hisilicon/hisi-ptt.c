@@ -34,70 +34,30 @@
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
 #include "hw/qdev-properties.h"
-#include "hw/registerfields.h"
 #include "migration/vmstate.h"
 #include "trace.h"
-#include "hisi-pcie-core.h"
+#include "hisi-pcie.h"
 #include "hisi-traffic.h"
+#include "hisi-ptt-regs.h"
 #include "model/ptt-record.h"
 #include "model/ptt-trace.h"
 
 #define TYPE_HISI_PTT "hisi-ptt"
 OBJECT_DECLARE_SIMPLE_TYPE(HisiPttState, HISI_PTT)
 
-#define PCI_VENDOR_ID_HUAWEI_PTT    0x19e5
-#define PCI_DEVICE_ID_HISI_PTT      0xa12e
-
-#define PTT_MMIO_SIZE       0x1000
-#define PTT_NUM_BUFS        4
-#define PTT_TUNE_EVENTS     5
-#define PTT_TUNE_MAX        2
-#define PTT_TUNE_READ_REQ   0xffffffffu
 #define PTT_MAX_ENDPOINTS   (TRAFFIC_MERGE_MAX / TRAFFIC_ENDPOINT_STREAMS)
 /* Records are written by DMA in chunks of at most this size. */
 #define PTT_DMA_CHUNK       (64 * KiB)
 
-REG32(TUNING_CTRL, 0x0000)
-    FIELD(TUNING_CTRL, CODE, 0, 16)
-    FIELD(TUNING_CTRL, SUB, 16, 8)
-REG32(TUNING_DATA, 0x0004)
-    FIELD(TUNING_DATA, VAL, 0, 16)
-REG32(TRACE_ADDR_SIZE, 0x0800)
-REG32(TRACE_ADDR_BASE_LO_0, 0x0810)
-REG32(TRACE_ADDR_BASE_HI_3, 0x082c)
-REG32(TRACE_CTRL, 0x0850)
-    FIELD(TRACE_CTRL, EN, 0, 1)
-    FIELD(TRACE_CTRL, RST, 1, 1)
-    FIELD(TRACE_CTRL, RXTX_SEL, 2, 2)
-    FIELD(TRACE_CTRL, TYPE_SEL, 4, 4)
-    FIELD(TRACE_CTRL, DATA_FORMAT, 14, 1)
-    FIELD(TRACE_CTRL, FILTER_MODE, 15, 1)
-    FIELD(TRACE_CTRL, TARGET_SEL, 16, 16)
-REG32(TRACE_INT_STAT, 0x0890)
-REG32(TRACE_INT_MASK, 0x0894)
-REG32(TUNING_INT_STAT, 0x0898)
-REG32(TRACE_WR_STS, 0x08a0)
-    FIELD(TRACE_WR_STS, WRITE, 0, 28)
-    FIELD(TRACE_WR_STS, BUFFER, 28, 2)
-REG32(TRACE_STS, 0x08b0)
-    FIELD(TRACE_STS, IDLE, 0, 1)
-REG32(DEVICE_RANGE, 0x0fe0)
-    FIELD(DEVICE_RANGE, LOWER, 0, 16)
-    FIELD(DEVICE_RANGE, UPPER, 16, 16)
-REG32(LOCATION, 0x0fe8)
-    FIELD(LOCATION, CORE_ID, 0, 16)
-    FIELD(LOCATION, SICL_ID, 16, 16)
-
-#define PTT_INT_ALL 0xf
-
-/* TUNING_CTRL[23:0] of each tune event, in TrafficTuning order */
-static const uint32_t ptt_tune_codes[PTT_TUNE_EVENTS] = {
-    0x30004,    /* qos_tx_cpl */
-    0x40004,    /* qos_tx_np */
-    0x50004,    /* qos_tx_p */
-    0x60005,    /* rx_alloc_buf_level */
-    0x70005,    /* tx_alloc_buf_level */
+/* TUNING_CTRL of each tune event */
+static const uint32_t ptt_tune_events[] = {
+    [TRAFFIC_TUNE_QOS_TX_CPL] = PTT_TUNE_EVENT(0x0004, 0x3),
+    [TRAFFIC_TUNE_QOS_TX_NP] = PTT_TUNE_EVENT(0x0004, 0x4),
+    [TRAFFIC_TUNE_QOS_TX_P] = PTT_TUNE_EVENT(0x0004, 0x5),
+    [TRAFFIC_TUNE_RX_BUF_LEVEL] = PTT_TUNE_EVENT(0x0005, 0x6),
+    [TRAFFIC_TUNE_TX_BUF_LEVEL] = PTT_TUNE_EVENT(0x0005, 0x7),
 };
+QEMU_BUILD_BUG_ON(ARRAY_SIZE(ptt_tune_events) != TRAFFIC_TUNE_EVENTS);
 
 struct HisiPttState {
     PCIDevice parent_obj;
@@ -125,15 +85,16 @@ struct HisiPttState {
     uint32_t tuning_ctrl;
     uint32_t tuning_data;
     uint32_t addr_size;
-    uint32_t addr_base[PTT_NUM_BUFS * 2];   /* LO_0, HI_0, LO_1, ... */
+    uint64_t addr_base[HISI_PTT_NUM_BUFS];
     uint32_t trace_ctrl;
     uint32_t int_stat;
     uint32_t int_mask;
     uint32_t wr_offset;     /* TRACE_WR_STS.WRITE */
     uint32_t cur_buf;       /* TRACE_WR_STS.BUFFER */
+    uint32_t msi_sent;      /* buffers whose pending interrupt has its MSI */
 
-    /* tune values, in ptt_tune_codes order */
-    uint8_t tune[PTT_TUNE_EVENTS];
+    /* the values of the tune events */
+    TrafficTuning tune;
 
     /* trace state */
     bool tracing;
@@ -167,7 +128,7 @@ static uint32_t ptt_buf_size(HisiPttState *s)
 
 static dma_addr_t ptt_buf_addr(HisiPttState *s, unsigned buf)
 {
-    return deposit64(s->addr_base[2 * buf], 32, 32, s->addr_base[2 * buf + 1]);
+    return s->addr_base[buf];
 }
 
 typedef struct PttWalk {
@@ -230,17 +191,22 @@ static void ptt_stop(HisiPttState *s)
     timer_del(s->buf_timer);
 }
 
+/*
+ * The MSI: sent when a buffer's interrupt becomes pending (status set and
+ * unmasked); the driver clears the status of the buffer it takes.
+ */
+static void ptt_update_msi(HisiPttState *s)
+{
+    hisi_pcie_msi_update(PCI_DEVICE(s), s->int_stat & ~s->int_mask,
+                         &s->msi_sent);
+}
+
 static void ptt_buffer_full(HisiPttState *s)
 {
-    PCIDevice *pdev = PCI_DEVICE(s);
-    bool masked = s->int_mask & BIT(s->cur_buf);
-
-    trace_hisi_ptt_buffer_full(s->cur_buf, masked);
+    trace_hisi_ptt_buffer_full(s->cur_buf, s->int_mask & BIT(s->cur_buf));
     s->int_stat |= BIT(s->cur_buf);
-    if (!masked && msi_enabled(pdev)) {
-        msi_notify(pdev, 0);
-    }
-    s->cur_buf = (s->cur_buf + 1) % PTT_NUM_BUFS;
+    ptt_update_msi(s);
+    s->cur_buf = (s->cur_buf + 1) % HISI_PTT_NUM_BUFS;
     s->wr_offset = 0;
 }
 
@@ -377,7 +343,7 @@ static bool ptt_start_ok(HisiPttState *s)
                       s->addr_size);
         return false;
     }
-    for (unsigned i = 0; i < PTT_NUM_BUFS; i++) {
+    for (unsigned i = 0; i < HISI_PTT_NUM_BUFS; i++) {
         if (!ptt_buf_addr(s, i)) {
             qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace started with no "
                           "address for buffer %u: not started\n", i);
@@ -448,15 +414,7 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
 /* The PCIe core's tuning is part of the traffic every observer sees. */
 static void ptt_push_tuning(HisiPttState *s)
 {
-    TrafficTuning tune = {
-        .qos_tx_cpl = s->tune[0],
-        .qos_tx_np = s->tune[1],
-        .qos_tx_p = s->tune[2],
-        .rx_buf_level = s->tune[3],
-        .tx_buf_level = s->tune[4],
-    };
-
-    hisi_traffic_set_tuning(s->traffic, &tune);
+    hisi_traffic_set_tuning(s->traffic, &s->tune);
 }
 
 static void ptt_write_tuning_data(HisiPttState *s, uint32_t val)
@@ -465,10 +423,10 @@ static void ptt_write_tuning_data(HisiPttState *s, uint32_t val)
                                       R_TUNING_CTRL_SUB_MASK);
     unsigned i;
 
-    for (i = 0; i < PTT_TUNE_EVENTS && ptt_tune_codes[i] != code; i++) {
+    for (i = 0; i < TRAFFIC_TUNE_EVENTS && ptt_tune_events[i] != code; i++) {
         /* find the event */
     }
-    if (i == PTT_TUNE_EVENTS) {
+    if (i == TRAFFIC_TUNE_EVENTS) {
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: tuning data for unknown "
                       "event 0x%06x ignored\n", code);
         s->tuning_data = 0;
@@ -478,27 +436,34 @@ static void ptt_write_tuning_data(HisiPttState *s, uint32_t val)
         trace_hisi_ptt_tune_held(code);
         return;
     }
-    if (val != PTT_TUNE_READ_REQ) {
-        uint32_t v = MIN(FIELD_EX32(val, TUNING_DATA, VAL), PTT_TUNE_MAX);
+    if (val != TUNING_DATA_READ_REQ) {
+        uint32_t v = MIN(FIELD_EX32(val, TUNING_DATA, VAL), TRAFFIC_TUNE_MAX);
 
-        s->tune[i] = v;
+        s->tune.level[i] = v;
         ptt_push_tuning(s);
         trace_hisi_ptt_tune(code, FIELD_EX32(val, TUNING_DATA, VAL), v);
     }
-    s->tuning_data = s->tune[i];
+    s->tuning_data = s->tune.level[i];
+}
+
+/* Which buffer's base address register @addr is, and which half */
+static bool ptt_buf_addr_reg(hwaddr addr, unsigned *buf, hwaddr *off)
+{
+    return hisi_reg_in_array(addr, A_TRACE_ADDR_BASE, TRACE_ADDR_BASE_STRIDE,
+                             HISI_PTT_NUM_BUFS, buf, off);
 }
 
 static uint64_t hisi_ptt_read(void *opaque, hwaddr addr, unsigned size)
 {
     HisiPttState *s = opaque;
     uint64_t val = 0;
+    unsigned buf;
+    hwaddr off;
 
-    if (size != 4 || (addr & 3)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: %u-byte read at 0x%03"
-                      HWADDR_PRIx ": only aligned 32-bit accesses\n",
-                      size, addr);
-        trace_hisi_ptt_read(addr, size, 0);
-        return 0;
+    if (ptt_buf_addr_reg(addr, &buf, &off)) {
+        val = hisi_reg64_read(s->addr_base[buf], off, size);
+        trace_hisi_ptt_read(addr, size, val);
+        return val;
     }
     switch (addr) {
     case A_TUNING_CTRL:
@@ -509,9 +474,6 @@ static uint64_t hisi_ptt_read(void *opaque, hwaddr addr, unsigned size)
         break;
     case A_TRACE_ADDR_SIZE:
         val = s->addr_size;
-        break;
-    case A_TRACE_ADDR_BASE_LO_0 ... A_TRACE_ADDR_BASE_HI_3:
-        val = s->addr_base[(addr - A_TRACE_ADDR_BASE_LO_0) / 4];
         break;
     case A_TRACE_CTRL:
         val = s->trace_ctrl;
@@ -556,13 +518,21 @@ static void hisi_ptt_write(void *opaque, hwaddr addr, uint64_t val64,
     HisiPttState *s = opaque;
     uint32_t val = val64;
     int64_t now = ptt_now();
-    uint32_t newly_unmasked;
+    unsigned buf;
+    hwaddr off;
 
     trace_hisi_ptt_write(addr, size, val64);
-    if (size != 4 || (addr & 3)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: %u-byte write at 0x%03"
-                      HWADDR_PRIx " ignored: only aligned 32-bit accesses\n",
-                      size, addr);
+    if (ptt_buf_addr_reg(addr, &buf, &off) || addr == A_TRACE_ADDR_SIZE) {
+        if (s->tracing) {
+            qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: buffer register 0x%03"
+                          HWADDR_PRIx " written while tracing: ignored\n",
+                          addr);
+        } else if (addr == A_TRACE_ADDR_SIZE) {
+            s->addr_size = val;
+        } else {
+            s->addr_base[buf] = hisi_reg64_write(s->addr_base[buf], off, 4,
+                                                 val);
+        }
         return;
     }
     switch (addr) {
@@ -572,33 +542,19 @@ static void hisi_ptt_write(void *opaque, hwaddr addr, uint64_t val64,
     case A_TUNING_DATA:
         ptt_write_tuning_data(s, val);
         break;
-    case A_TRACE_ADDR_SIZE:
-    case A_TRACE_ADDR_BASE_LO_0 ... A_TRACE_ADDR_BASE_HI_3:
-        if (s->tracing) {
-            qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: buffer register 0x%03"
-                          HWADDR_PRIx " written while tracing: ignored\n",
-                          addr);
-        } else if (addr == A_TRACE_ADDR_SIZE) {
-            s->addr_size = val;
-        } else {
-            s->addr_base[(addr - A_TRACE_ADDR_BASE_LO_0) / 4] = val;
-        }
-        break;
     case A_TRACE_CTRL:
         ptt_write_trace_ctrl(s, val, now);
         break;
     case A_TRACE_INT_STAT:
         /* Records up to now go in before the status is cleared. */
         ptt_advance(s, now);
-        s->int_stat &= ~(val & PTT_INT_ALL);
+        s->int_stat &= ~(val & R_TRACE_INT_STAT_BUFS_MASK);
+        ptt_update_msi(s);
         ptt_schedule(s, now);
         break;
     case A_TRACE_INT_MASK:
-        newly_unmasked = s->int_mask & ~val & PTT_INT_ALL;
-        s->int_mask = val & PTT_INT_ALL;
-        if ((s->int_stat & newly_unmasked) && msi_enabled(PCI_DEVICE(s))) {
-            msi_notify(PCI_DEVICE(s), 0);
-        }
+        s->int_mask = val & R_TRACE_INT_MASK_BUFS_MASK;
+        ptt_update_msi(s);
         break;
     case A_TUNING_INT_STAT:
     case A_TRACE_WR_STS:
@@ -619,11 +575,10 @@ static const MemoryRegionOps hisi_ptt_ops = {
     .read = hisi_ptt_read,
     .write = hisi_ptt_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
-    /* Other sizes reach the handlers to be logged as guest errors. */
-    .valid.min_access_size = 1,
-    .valid.max_access_size = 8,
-    .impl.min_access_size = 1,
-    .impl.max_access_size = 8,
+    .valid.min_access_size = 4,
+    .valid.max_access_size = 4,
+    .impl.min_access_size = 4,
+    .impl.max_access_size = 4,
 };
 
 static void hisi_ptt_reset_hold(Object *obj, ResetType type)
@@ -637,10 +592,11 @@ static void hisi_ptt_reset_hold(Object *obj, ResetType type)
     memset(s->addr_base, 0, sizeof(s->addr_base));
     s->trace_ctrl = 0;
     s->int_stat = 0;
-    s->int_mask = PTT_INT_ALL;
+    s->int_mask = TRACE_INT_MASK_RESET;
+    s->msi_sent = 0;
     s->wr_offset = 0;
     s->cur_buf = 0;
-    memset(s->tune, 1, sizeof(s->tune));
+    s->tune = TRAFFIC_TUNING_RESET;
     ptt_push_tuning(s);
     s->time_base = ptt_now();
     s->traced_until = s->time_base;
@@ -672,7 +628,7 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &hisi_ptt_ops, s,
-                          "hisi-ptt-mmio", PTT_MMIO_SIZE);
+                          "hisi-ptt-mmio", HISI_PTT_MMIO_SIZE);
     if (!hisi_pcie_rciep_init(pdev, &s->mmio, errp)) {
         return;
     }
@@ -691,26 +647,26 @@ static void hisi_ptt_exit(PCIDevice *pdev)
     timer_free(s->buf_timer);
     g_free(s->dma_chunk);
     g_free(s->gen);
-    msi_uninit(pdev);
-    pcie_cap_exit(pdev);
+    hisi_pcie_rciep_exit(pdev);
 }
 
 static const VMStateDescription vmstate_hisi_ptt = {
     .name = TYPE_HISI_PTT,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, HisiPttState),
         VMSTATE_UINT32(tuning_ctrl, HisiPttState),
         VMSTATE_UINT32(tuning_data, HisiPttState),
         VMSTATE_UINT32(addr_size, HisiPttState),
-        VMSTATE_UINT32_ARRAY(addr_base, HisiPttState, PTT_NUM_BUFS * 2),
+        VMSTATE_UINT64_ARRAY(addr_base, HisiPttState, HISI_PTT_NUM_BUFS),
         VMSTATE_UINT32(trace_ctrl, HisiPttState),
         VMSTATE_UINT32(int_stat, HisiPttState),
         VMSTATE_UINT32(int_mask, HisiPttState),
         VMSTATE_UINT32(wr_offset, HisiPttState),
         VMSTATE_UINT32(cur_buf, HisiPttState),
-        VMSTATE_UINT8_ARRAY(tune, HisiPttState, PTT_TUNE_EVENTS),
+        VMSTATE_UINT32(msi_sent, HisiPttState),
+        VMSTATE_UINT8_ARRAY(tune.level, HisiPttState, TRAFFIC_TUNE_EVENTS),
         VMSTATE_BOOL(tracing, HisiPttState),
         VMSTATE_INT64(time_base, HisiPttState),
         VMSTATE_INT64(traced_until, HisiPttState),
@@ -732,7 +688,6 @@ static const Property hisi_ptt_properties[] = {
     DEFINE_PROP_UINT16("rp-bdf-max", HisiPttState, rp_bdf_max, 0x00bf),
     DEFINE_PROP_LINK("traffic", HisiPttState, traffic, TYPE_HISI_TRAFFIC,
                      HisiTraffic *),
-
 };
 
 static void ptt_get_flag(Object *obj, Visitor *v, const char *name,
@@ -775,8 +730,8 @@ static void hisi_ptt_class_init(ObjectClass *klass, void *data)
 
     k->realize = hisi_ptt_realize;
     k->exit = hisi_ptt_exit;
-    k->vendor_id = PCI_VENDOR_ID_HUAWEI_PTT;
-    k->device_id = PCI_DEVICE_ID_HISI_PTT;
+    k->vendor_id = HISI_PTT_VENDOR_ID;
+    k->device_id = HISI_PTT_DEVICE_ID;
     k->class_id = PCI_CLASS_SYSTEM_OTHER;
     rc->phases.hold = hisi_ptt_reset_hold;
     dc->desc = "HiSilicon PCIe Tune and Trace (PTT)";

@@ -306,11 +306,7 @@ static const VMStateDescription vmstate_hisi_traffic = {
                                      rules_len),
         VMSTATE_BOOL(paused, HisiTraffic),
         VMSTATE_INT64(epoch, HisiTraffic),
-        VMSTATE_UINT8(tune.qos_tx_cpl, HisiTraffic),
-        VMSTATE_UINT8(tune.qos_tx_np, HisiTraffic),
-        VMSTATE_UINT8(tune.qos_tx_p, HisiTraffic),
-        VMSTATE_UINT8(tune.rx_buf_level, HisiTraffic),
-        VMSTATE_UINT8(tune.tx_buf_level, HisiTraffic),
+        VMSTATE_UINT8_ARRAY(tune.level, HisiTraffic, TRAFFIC_TUNE_EVENTS),
         VMSTATE_END_OF_LIST()
     },
     .subsections = (const VMStateDescription * const []) {
@@ -325,8 +321,7 @@ static void traffic_instance_init(Object *obj)
 
     t->rules_text = g_strdup("");
     t->rules_len = 1;
-    /* The PTT tune events' reset values */
-    t->tune = (TrafficTuning) { 1, 1, 1, 1, 1 };
+    t->tune = TRAFFIC_TUNING_RESET;
     notifier_list_init(&t->change_notifiers);
     t->burst_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, traffic_burst_end, t);
 }

@@ -249,11 +249,18 @@ static bool check_trace(const TrafficStream *s, uint32_t n, int64_t t0,
     static PttTraceGen gen;
     size_t size = format_8dw ? PTT_RECORD_8DW_SIZE : PTT_RECORD_4DW_SIZE;
     size_t max = 200000, want, got = 0;
+    uint64_t tlps = 0;
     uint8_t *ref = g_malloc(max * size), *out = g_malloc(max * size);
     static TrafficMerge times;
 
     want = reference_trace(ref, max, s, n, t0, end, format_8dw, time_base);
     g_assert_cmpuint(want, <, max);
+    /* one record per TLP in [t0, end), counted without the merge */
+    for (uint32_t i = 0; i < n; i++) {
+        tlps += traffic_count_before(&s[i].flow, end) -
+                traffic_count_before(&s[i].flow, t0);
+    }
+    g_assert_cmpuint(want, ==, tlps);
     traffic_merge_start(&times, s, n, t0);
     ptt_trace_start(&gen, s, n, t0, end, format_8dw, time_base);
     for (;;) {
@@ -316,8 +323,8 @@ static uint32_t make_streams(TrafficStream *s, unsigned eps,
 static void test_trace_matches_records(void)
 {
     TrafficStream s[4 * TRAFFIC_ENDPOINT_STREAMS];
-    TrafficTuning tunes[] = { { 1, 1, 1, 1, 1 }, { 0, 2, 1, 0, 2 },
-                              { 2, 0, 2, 2, 0 } };
+    TrafficTuning tunes[] = { { { 1, 1, 1, 1, 1 } }, { { 0, 2, 1, 0, 2 } },
+                              { { 2, 0, 2, 2, 0 } } };
 
     for (unsigned f = 0; f < 2; f++) {
         for (unsigned eps = 1; eps <= 4; eps++) {
@@ -336,7 +343,7 @@ static void test_trace_matches_records(void)
 static void test_trace_epochs_and_wraps(void)
 {
     TrafficStream s[2 * TRAFFIC_ENDPOINT_STREAMS];
-    TrafficTuning mid = { 1, 1, 1, 1, 1 };
+    TrafficTuning mid = TRAFFIC_TUNING_RESET;
     uint32_t n = make_streams(s, 2, &mid, 0);
     int64_t t0 = 3000000000ll;
 

@@ -81,6 +81,19 @@ static void test_counts_match_flits(void)
     }
 }
 
+/* Flits of @s in [0, t1) whose header is (l, h), one by one */
+static uint64_t flits_with_header(const RingStream *s, uint64_t l, uint64_t h,
+                                  int64_t t1)
+{
+    uint64_t n = 0, k = 0;
+    RingFlit f;
+
+    for (ring_flit(s, k, &f); f.time < t1; ring_flit(s, ++k, &f)) {
+        n += f.hdr_l == l && f.hdr_h == h;
+    }
+    return n;
+}
+
 /* The CCN driver's own watchpoint events find what the profile sends */
 static void test_driver_watchpoints(void)
 {
@@ -88,7 +101,8 @@ static void test_driver_watchpoints(void)
     const RingStream *mn_req_tx = &mn[RING_REQ * 2 + RING_TX];
     const RingStream *hni_req_rx = &hni[RING_REQ * 2 + RING_RX];
     int64_t t1 = 100000000;
-    uint64_t barriers = 0;
+    uint64_t barriers = 0, same;
+    RingFlit first;
 
     make(mn, 5, 12, RING_TYPE_MN);
     make(hni, 5, 14, RING_TYPE_HNI);
@@ -109,6 +123,26 @@ static void test_driver_watchpoints(void)
     g_assert_cmpuint(ring_flits_matching(hni_req_rx, 0, 0, ~0ull, ~0ull, 0,
                                          t1), ==,
                      ring_flits(hni_req_rx, 0, t1));
+    ring_flit(hni_req_rx, 0, &first);
+    same = flits_with_header(hni_req_rx, first.hdr_l, first.hdr_h, t1);
+    g_assert_cmpuint(same, >, 0);
+    g_assert_cmpuint(same, <, ring_flits(hni_req_rx, 0, t1));
+    g_assert_cmpuint(ring_flits_matching(hni_req_rx, first.hdr_l,
+                                         first.hdr_h, 0, 0, 0, t1), ==, same);
+    /* one bit off anywhere in the 63 + 60 header bits: another header */
+    for (unsigned b = 0; b < 63 + 60; b++) {
+        uint64_t l = b < 63 ? 1ull << b : 0, h = b < 63 ? 0 : 1ull << (b - 63);
+        uint64_t near = flits_with_header(hni_req_rx, first.hdr_l ^ l,
+                                          first.hdr_h ^ h, t1);
+
+        g_assert_cmpuint(ring_flits_matching(hni_req_rx, first.hdr_l ^ l,
+                                             first.hdr_h ^ h, 0, 0, 0, t1),
+                         ==, near);
+        /* ... which a mask of that bit matches too */
+        g_assert_cmpuint(ring_flits_matching(hni_req_rx, first.hdr_l ^ l,
+                                             first.hdr_h ^ h, l, h, 0, t1),
+                         ==, same + near);
+    }
 }
 
 /* Node and XP events agree with each other and with the flit counts */

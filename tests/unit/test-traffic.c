@@ -10,8 +10,6 @@
 #include "traffic.h"
 #include "traffic-rules.h"
 
-typedef unsigned __int128 u128;
-
 static TrafficStream make_stream(uint64_t rate, int64_t epoch, uint16_t min,
                                  uint16_t max, uint64_t seed)
 {
@@ -71,25 +69,32 @@ static void test_count_matches_times(void)
     g_rand_free(r);
 }
 
-/* Ten years at a billion TLPs per second, checked with 128-bit maths */
+/*
+ * Ten years at a billion TLPs per second: TLP k happens at k ns, so k TLPs
+ * come before k ns.
+ */
 static void test_long_runs(void)
 {
     TrafficStream s = make_stream(1000000000, 0, 1, 1, 0);
     int64_t ten_years = 10ll * 365 * 24 * 3600 * 1000000000ll;
-    u128 want = ((u128)(ten_years - 1) * 1000000000) / 1000000000 + 1;
+    int64_t fifty_years = 5 * ten_years;
+    uint64_t n;
 
     g_assert_cmpuint(traffic_count_before(&s.flow, ten_years), ==,
-                     (uint64_t)want);
-    g_assert_cmpint(traffic_time(&s.flow, (uint64_t)want), ==, ten_years);
+                     ten_years);
+    g_assert_cmpint(traffic_time(&s.flow, ten_years), ==, ten_years);
     /*
-     * The highest rate allowed, over 50 years: 1.6e19 TLPs, still below
-     * 2^64 (counts stay exact for 58 years at that rate).
+     * The highest rate allowed, 1e10/s, over 50 years: TLP k happens at
+     * ceil(k / 10) ns, so those before T ns are k <= 10 (T - 1), 10 T - 9
+     * of them: 1.6e19, still below 2^64 (counts stay exact for 58 years
+     * at that rate).
      */
     s = make_stream(TRAFFIC_MAX_RATE, 0, 1, 1, 0);
-    want = ((u128)(5 * ten_years - 1) * TRAFFIC_MAX_RATE) / 1000000000 + 1;
-    g_assert_cmpuint(traffic_count_before(&s.flow, 5 * ten_years), ==,
-                     (uint64_t)want);
-    g_assert_true(want < ((u128)1 << 64));
+    g_assert_cmpuint(TRAFFIC_MAX_RATE, ==, 10 * TRAFFIC_NS_PER_S);
+    n = 10 * (uint64_t)fifty_years - 9;
+    g_assert_cmpuint(traffic_count_before(&s.flow, fifty_years), ==, n);
+    g_assert_cmpint(traffic_time(&s.flow, n - 1), ==, fifty_years - 1);
+    g_assert_cmpint(traffic_time(&s.flow, n), ==, fifty_years);
     s.flow.rate = 0;
     g_assert_cmpint(traffic_time(&s.flow, 5), ==, TRAFFIC_NEVER);
     g_assert_cmpuint(traffic_count_before(&s.flow, ten_years), ==, 0);
@@ -122,21 +127,33 @@ static void test_lengths(void)
     g_rand_free(r);
 }
 
-/* TLP k is a pure function of the stream, seed and k. */
+/*
+ * TLP k is a pure function of the stream, seed and k; the seed draws the
+ * lengths, so another seed gives other TLPs with the same tags, requester
+ * and addresses.
+ */
 static void test_tlp_pure(void)
 {
     TrafficStream a = make_stream(1000, 0, 8, 32, 9);
     TrafficStream b = make_stream(1000, 0, 8, 32, 9);
-    PcieTlp x, y;
+    TrafficStream other_seed = make_stream(1000, 0, 8, 32, 10);
+    PcieTlp x, y, z;
+    bool differ = false;
 
     for (uint64_t k = 0; k < 1000; k += 37) {
         traffic_tlp(&a, k, &x);
         traffic_tlp(&b, k, &y);
+        traffic_tlp(&other_seed, k, &z);
         g_assert_cmpmem(&x, sizeof(x), &y, sizeof(y));
         g_assert_cmpuint(pcie_tlp_len_dw(&x), ==, traffic_len(&a.flow, k));
         g_assert_cmphex(x.dw[1] >> 16, ==, 0x0100);        /* requester */
         g_assert_cmphex((x.dw[1] >> 8) & 0xff, ==, k & 0xff); /* tag */
+        g_assert_cmphex(z.dw[1], ==, x.dw[1]);
+        g_assert_cmphex(z.dw[2], ==, x.dw[2]);
+        g_assert_cmphex(z.dw[3], ==, x.dw[3]);
+        differ |= pcie_tlp_len_dw(&z) != pcie_tlp_len_dw(&x);
     }
+    g_assert_true(differ);
 }
 
 static void test_set_rate_continuous(void)
@@ -152,41 +169,68 @@ static void test_set_rate_continuous(void)
                      at_change, ==, 5000);
 }
 
+/*
+ * The default profile under tuning: QoS weight w of an outbound kind
+ * scales its rate by 2^w / 2, the buffer level l of a direction its
+ * latency by (4 - l) / 3 (docs/traffic.md). Each case gives the kinds and
+ * directions different settings, so that a setting applied to the wrong
+ * streams shows.
+ */
 static void test_endpoint_profile(void)
 {
+    static const struct {
+        TrafficTuning tune;
+        uint64_t rate[TRAFFIC_ENDPOINT_STREAMS];
+        uint32_t latency_ns[TRAFFIC_ENDPOINT_STREAMS];
+    } cases[] = {
+        /* weights and levels 1: the profile as it is */
+        { TRAFFIC_TUNING_RESET,
+          { 200000, 100000, 100000, 20000, 10000, 10000, 5000 },
+          { 600, 900, 900, 300, 1200, 1200, 1500 } },
+        { { .level = {
+              [TRAFFIC_TUNE_QOS_TX_CPL] = 0,        /* half */
+              [TRAFFIC_TUNE_QOS_TX_NP] = 2,         /* double */
+              [TRAFFIC_TUNE_QOS_TX_P] = 1,
+              [TRAFFIC_TUNE_RX_BUF_LEVEL] = 2,      /* 2/3 */
+              [TRAFFIC_TUNE_TX_BUF_LEVEL] = 0 } },  /* 4/3 */
+          { 200000, 100000, 50000, 20000, 20000, 10000, 5000 },
+          { 400, 600, 1200, 400, 1600, 800, 1000 } },
+        { { .level = {
+              [TRAFFIC_TUNE_QOS_TX_CPL] = 2,
+              [TRAFFIC_TUNE_QOS_TX_NP] = 0,
+              [TRAFFIC_TUNE_QOS_TX_P] = 2,
+              [TRAFFIC_TUNE_RX_BUF_LEVEL] = 0,
+              [TRAFFIC_TUNE_TX_BUF_LEVEL] = 1 } },
+          { 200000, 100000, 200000, 40000, 5000, 10000, 5000 },
+          { 800, 1200, 900, 300, 1200, 1600, 2000 } },
+    };
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
-    TrafficStream base[TRAFFIC_ENDPOINT_STREAMS], s[TRAFFIC_ENDPOINT_STREAMS];
-    TrafficTuning mid = { 1, 1, 1, 1, 1 };
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
 
     traffic_profile_default(spec);
-    traffic_endpoint_streams(base, 0, spec, 0x100, 0x80, 0x10000000, 4096,
-                             &mid, 5);
-    for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-        g_assert_cmpuint(base[i].flow.rate, ==, spec[i].rate);
-        g_assert_cmpuint(base[i].latency_ns, ==, spec[i].latency_ns);
-        g_assert_cmpint(base[i].flow.epoch_t, ==, 5);
-    }
-    for (uint8_t w = 0; w <= 2; w++) {
-        TrafficTuning t = { w, w, w, w, w };
-
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
         traffic_endpoint_streams(s, 0, spec, 0x100, 0x80, 0x10000000, 4096,
-                                 &t, 5);
+                                 &cases[c].tune, 5);
         for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-            bool out = spec[i].dir == TRAFFIC_OUTBOUND;
-
-            g_assert_cmpuint(s[i].flow.rate, ==,
-                             out ? spec[i].rate * (1 << w) / 2 : spec[i].rate);
-            g_assert_cmpuint(s[i].latency_ns, ==,
-                             (uint64_t)spec[i].latency_ns * (4 - w) / 3);
+            g_test_message("case %zu, stream %d", c, i);
+            g_assert_cmpuint(s[i].flow.rate, ==, cases[c].rate[i]);
+            g_assert_cmpuint(s[i].latency_ns, ==, cases[c].latency_ns[i]);
+            g_assert_cmpint(s[i].flow.epoch_t, ==, 5);
         }
     }
+    /* DMA goes to 16 MiB of host memory per endpoint above 4 GiB */
+    g_assert_cmphex(s[0].addr_base, ==, 0x100000000ull + 0x100ull * (16 << 20));
+    g_assert_cmphex(s[0].addr_window, ==, 16 << 20);
+    /* the CPU's writes to the endpoint's BAR */
+    g_assert_cmphex(s[3].addr_base, ==, 0x10000000);
+    g_assert_cmphex(s[3].addr_window, ==, 4096);
 }
 
 static void test_merge(void)
 {
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
     TrafficStream s[2 * TRAFFIC_ENDPOINT_STREAMS];
-    TrafficTuning mid = { 1, 1, 1, 1, 1 };
+    TrafficTuning mid = TRAFFIC_TUNING_RESET;
     TrafficMerge *m = g_new(TrafficMerge, 1);
     int64_t t0 = 123456789, t1 = t0 + 10000000, last = t0;
     uint64_t want = 0, got = 0;

@@ -16,6 +16,20 @@
 #define EVEN    HNS3_PMU_EVEN_QUEUE
 #define ODD     HNS3_PMU_ODD_QUEUE
 
+/* The filter modes an event takes (the driver's filter_support) */
+#define MODE(m)         (1u << HNS3_PMU_MODE_ ## m)
+#define GLOBAL          MODE(GLOBAL)
+#define PORTS           (MODE(GLOBAL) | MODE(PORT) | MODE(PORT_TC))
+#define PORTS_FUNC      (PORTS | MODE(FUNC))
+#define PORTS_QUEUE     (PORTS_FUNC | MODE(FUNC_QUEUE))
+#define PORT_FUNC       (MODE(GLOBAL) | MODE(PORT) | MODE(FUNC))
+#define PORT_QUEUE      (PORT_FUNC | MODE(FUNC_QUEUE))
+#define QUEUE           (MODE(GLOBAL) | MODE(FUNC_QUEUE))
+
+/* Its code, filter modes, the streams it sees and on which queues */
+#define EVENT(c, m, k, q) \
+    .code = (c), .modes = (m), .kinds = (k), .queues = (q)
+
 /*
  * The driver's event table with what each stage sees. Filter modes are
  * the driver's filter_support bits. Payload and descriptor traffic goes
@@ -24,64 +38,66 @@
  */
 static const Hns3PmuEvent hns3_pmu_events[] = {
     /* bandwidth: bytes / cycles */
-    { 0x0001, 0x07, TX | RTX, ANY, false, false, 0 },   /* ssu_egu */
-    { 0x0002, 0x1f, RX, ANY, false, false, 0 },         /* ssu_rpu */
-    { 0x0003, 0x0f, RRX, ANY, false, false, 0 },        /* ssu_roce */
-    { 0x0004, 0x0f, RTX, ANY, false, false, 0 },        /* roce_ssu */
-    { 0x0005, 0x1f, TX, ANY, false, false, 0 },         /* tpu_ssu */
-    { 0x0006, 0x11, RX, ANY, false, false, 0 },         /* rpu_rcbrx */
-    { 0x0008, 0x11, TX, ANY, false, false, 0 },         /* rcbtx_txsch */
-    { 0x0009, 0x1b, RX, ANY, true, false, 0 },          /* wr_fbd */
-    { 0x000a, 0x11, RX, ANY, true, false, 0 },          /* wr_ebd */
-    { 0x000b, 0x01, TX, ANY, true, false, 0 },          /* rd_fbd */
-    { 0x000c, 0x1b, TX, ANY, true, false, 0 },          /* rd_ebd */
-    { 0x000d, 0x01, TX, EVEN, false, false, 0 },        /* rd_pay_m0 */
-    { 0x000e, 0x01, TX, ODD, false, false, 0 },         /* rd_pay_m1 */
-    { 0x000f, 0x01, RX, EVEN, false, false, 0 },        /* wr_pay_m0 */
-    { 0x0010, 0x01, RX, ODD, false, false, 0 },         /* wr_pay_m1 */
+    { EVENT(0x0001, PORTS, TX | RTX, ANY) },                /* ssu_egu */
+    { EVENT(0x0002, PORTS_QUEUE, RX, ANY) },                /* ssu_rpu */
+    { EVENT(0x0003, PORTS_FUNC, RRX, ANY) },                /* ssu_roce */
+    { EVENT(0x0004, PORTS_FUNC, RTX, ANY) },                /* roce_ssu */
+    { EVENT(0x0005, PORTS_QUEUE, TX, ANY) },                /* tpu_ssu */
+    { EVENT(0x0006, QUEUE, RX, ANY) },                      /* rpu_rcbrx */
+    { EVENT(0x0008, QUEUE, TX, ANY) },                      /* rcbtx_txsch */
+    { EVENT(0x0009, PORT_QUEUE, RX, ANY), .descriptors = true }, /* wr_fbd */
+    { EVENT(0x000a, QUEUE, RX, ANY), .descriptors = true }, /* wr_ebd */
+    { EVENT(0x000b, GLOBAL, TX, ANY), .descriptors = true }, /* rd_fbd */
+    { EVENT(0x000c, PORT_QUEUE, TX, ANY), .descriptors = true }, /* rd_ebd */
+    { EVENT(0x000d, GLOBAL, TX, EVEN) },                    /* rd_pay_m0 */
+    { EVENT(0x000e, GLOBAL, TX, ODD) },                     /* rd_pay_m1 */
+    { EVENT(0x000f, GLOBAL, RX, EVEN) },                    /* wr_pay_m0 */
+    { EVENT(0x0010, GLOBAL, RX, ODD) },                     /* wr_pay_m1 */
     /* packet rate: packets / cycles */
-    { 0x0100, 0x07, RX | RRX, ANY, false, false, 0 },   /* igu_ssu */
-    { 0x0101, 0x07, TX | RTX, ANY, false, false, 0 },   /* ssu_egu */
-    { 0x0102, 0x1f, RX, ANY, false, false, 0 },         /* ssu_rpu */
-    { 0x0103, 0x0f, RRX, ANY, false, false, 0 },        /* ssu_roce */
-    { 0x0104, 0x0f, RTX, ANY, false, false, 0 },        /* roce_ssu */
-    { 0x0105, 0x1f, TX, ANY, false, false, 0 },         /* tpu_ssu */
-    { 0x0106, 0x11, RX, ANY, false, false, 0 },         /* rpu_rcbrx */
-    { 0x0107, 0x1f, TX, ANY, false, false, 0 },         /* rcbtx_tpu */
-    { 0x0108, 0x11, TX, ANY, false, false, 0 },         /* rcbtx_txsch */
-    { 0x0109, 0x1b, RX, ANY, false, false, 0 },         /* wr_fbd */
-    { 0x010a, 0x11, RX, ANY, false, false, 0 },         /* wr_ebd */
-    { 0x010b, 0x01, TX, ANY, false, false, 0 },         /* rd_fbd */
-    { 0x010c, 0x1b, TX, ANY, false, false, 0 },         /* rd_ebd */
-    { 0x010d, 0x01, TX, EVEN, false, false, 0 },        /* rd_pay_m0 */
-    { 0x010e, 0x01, TX, ODD, false, false, 0 },         /* rd_pay_m1 */
-    { 0x010f, 0x01, RX, EVEN, false, false, 0 },        /* wr_pay_m0 */
-    { 0x0110, 0x01, RX, ODD, false, false, 0 },         /* wr_pay_m1 */
-    { 0x0111, 0x01, TX, ANY, false, false, 0 },         /* intr_nicroh_tx_pre */
-    { 0x0112, 0x01, RX, ANY, false, false, 0 },         /* intr_nicroh_rx_pre */
+    { EVENT(0x0100, PORTS, RX | RRX, ANY) },                /* igu_ssu */
+    { EVENT(0x0101, PORTS, TX | RTX, ANY) },                /* ssu_egu */
+    { EVENT(0x0102, PORTS_QUEUE, RX, ANY) },                /* ssu_rpu */
+    { EVENT(0x0103, PORTS_FUNC, RRX, ANY) },                /* ssu_roce */
+    { EVENT(0x0104, PORTS_FUNC, RTX, ANY) },                /* roce_ssu */
+    { EVENT(0x0105, PORTS_QUEUE, TX, ANY) },                /* tpu_ssu */
+    { EVENT(0x0106, QUEUE, RX, ANY) },                      /* rpu_rcbrx */
+    { EVENT(0x0107, PORTS_QUEUE, TX, ANY) },                /* rcbtx_tpu */
+    { EVENT(0x0108, QUEUE, TX, ANY) },                      /* rcbtx_txsch */
+    { EVENT(0x0109, PORT_QUEUE, RX, ANY) },                 /* wr_fbd */
+    { EVENT(0x010a, QUEUE, RX, ANY) },                      /* wr_ebd */
+    { EVENT(0x010b, GLOBAL, TX, ANY) },                     /* rd_fbd */
+    { EVENT(0x010c, PORT_QUEUE, TX, ANY) },                 /* rd_ebd */
+    { EVENT(0x010d, GLOBAL, TX, EVEN) },                    /* rd_pay_m0 */
+    { EVENT(0x010e, GLOBAL, TX, ODD) },                     /* rd_pay_m1 */
+    { EVENT(0x010f, GLOBAL, RX, EVEN) },                    /* wr_pay_m0 */
+    { EVENT(0x0110, GLOBAL, RX, ODD) },                     /* wr_pay_m1 */
+    { EVENT(0x0111, GLOBAL, TX, ANY) }, /* intr_nicroh_tx_pre */
+    { EVENT(0x0112, GLOBAL, RX, ANY) }, /* intr_nicroh_rx_pre */
     /* latency: delay cycles / packets, a share of the stream's latency */
-    { 0x0202, 0x01, TX, ODD, false, false, 100 },       /* tx_push_to_mac */
-    { 0x0204, 0x01, TX, EVEN, false, false, 100 },      /* tx_normal_to_mac */
-    { 0x0206, 0x07, TX, ANY, false, false, 30 },        /* ssu_tx_th_nic */
-    { 0x0207, 0x07, RTX, ANY, false, false, 30 },       /* ssu_tx_th_roce */
-    { 0x0208, 0x07, RX, ANY, false, false, 30 },        /* ssu_rx_th_nic */
-    { 0x0209, 0x07, RRX, ANY, false, false, 30 },       /* ssu_rx_th_roce */
-    { 0x020e, 0x11, RX, ANY, false, false, 25 },        /* rpu */
-    { 0x020f, 0x1f, TX, ANY, false, false, 25 },        /* tpu */
-    { 0x0210, 0x01, RX, ANY, false, false, 20 },        /* rpe */
-    { 0x0211, 0x0b, TX, EVEN, false, false, 20 },       /* tpe_normal */
-    { 0x0212, 0x1b, TX, ODD, false, false, 20 },        /* tpe_push */
-    { 0x0213, 0x1b, RX, ANY, false, false, 10 },        /* wr_fbd */
-    { 0x0214, 0x11, RX, ANY, false, false, 10 },        /* wr_ebd */
-    { 0x0215, 0x01, TX, ANY, false, false, 10 },        /* rd_fbd */
-    { 0x0216, 0x1b, TX, ANY, false, false, 10 },        /* rd_ebd */
-    { 0x0217, 0x01, TX, EVEN, false, false, 15 },       /* rd_pay_m0 */
-    { 0x0218, 0x01, TX, ODD, false, false, 15 },        /* rd_pay_m1 */
-    { 0x0219, 0x01, RX, EVEN, false, false, 15 },       /* wr_pay_m0 */
-    { 0x021a, 0x01, RX, ODD, false, false, 15 },        /* wr_pay_m1 */
-    { 0x021c, 0x01, TX | RX, ANY, false, true, 5 },     /* msix_write */
+    { EVENT(0x0202, GLOBAL, TX, ODD), .delay_pct = 100 },   /* tx_push_to_mac */
+    /* tx_normal_to_mac */
+    { EVENT(0x0204, GLOBAL, TX, EVEN), .delay_pct = 100 },
+    { EVENT(0x0206, PORTS, TX, ANY), .delay_pct = 30 },     /* ssu_tx_th_nic */
+    { EVENT(0x0207, PORTS, RTX, ANY), .delay_pct = 30 },    /* ssu_tx_th_roce */
+    { EVENT(0x0208, PORTS, RX, ANY), .delay_pct = 30 },     /* ssu_rx_th_nic */
+    { EVENT(0x0209, PORTS, RRX, ANY), .delay_pct = 30 },    /* ssu_rx_th_roce */
+    { EVENT(0x020e, QUEUE, RX, ANY), .delay_pct = 25 },     /* rpu */
+    { EVENT(0x020f, PORTS_QUEUE, TX, ANY), .delay_pct = 25 }, /* tpu */
+    { EVENT(0x0210, GLOBAL, RX, ANY), .delay_pct = 20 },    /* rpe */
+    { EVENT(0x0211, PORT_FUNC, TX, EVEN), .delay_pct = 20 }, /* tpe_normal */
+    { EVENT(0x0212, PORT_QUEUE, TX, ODD), .delay_pct = 20 }, /* tpe_push */
+    { EVENT(0x0213, PORT_QUEUE, RX, ANY), .delay_pct = 10 }, /* wr_fbd */
+    { EVENT(0x0214, QUEUE, RX, ANY), .delay_pct = 10 },     /* wr_ebd */
+    { EVENT(0x0215, GLOBAL, TX, ANY), .delay_pct = 10 },    /* rd_fbd */
+    { EVENT(0x0216, PORT_QUEUE, TX, ANY), .delay_pct = 10 }, /* rd_ebd */
+    { EVENT(0x0217, GLOBAL, TX, EVEN), .delay_pct = 15 },   /* rd_pay_m0 */
+    { EVENT(0x0218, GLOBAL, TX, ODD), .delay_pct = 15 },    /* rd_pay_m1 */
+    { EVENT(0x0219, GLOBAL, RX, EVEN), .delay_pct = 15 },   /* wr_pay_m0 */
+    { EVENT(0x021a, GLOBAL, RX, ODD), .delay_pct = 15 },    /* wr_pay_m1 */
+    /* msix_write */
+    { EVENT(0x021c, GLOBAL, TX | RX, ANY), .interrupts = true, .delay_pct = 5 },
     /* interrupt rate: interrupts / cycles */
-    { 0x0300, 0x01, TX | RX, ANY, false, true, 0 },     /* msix_nic */
+    { EVENT(0x0300, GLOBAL, TX | RX, ANY), .interrupts = true }, /* msix_nic */
 };
 
 const Hns3PmuEvent *hns3_pmu_event(uint16_t code)

@@ -8,16 +8,21 @@
 
 #include "pcie-pmu.h"
 
+/* The latency pair (delay, TLPs) or the bandwidth pair (bytes, time) */
+#define LATENCY(c, d, k)    { .code = (c), .dir = (d), .kind = (k), \
+                              .latency = true }
+#define BANDWIDTH(c, d, k)  { .code = (c), .dir = (d), .kind = (k) }
+
 static const PciePmuEvent pcie_pmu_events[] = {
-    { 0x0010, TRAFFIC_INBOUND, TRAFFIC_POSTED, true },        /* rx_mwr */
-    { 0x0210, TRAFFIC_INBOUND, TRAFFIC_NON_POSTED, true },    /* rx_mrd */
-    { 0x0011, TRAFFIC_OUTBOUND, TRAFFIC_NON_POSTED, true },   /* tx_mrd */
-    { 0x0104, TRAFFIC_INBOUND, TRAFFIC_POSTED, false },       /* rx_mwr */
-    { 0x0804, TRAFFIC_INBOUND, TRAFFIC_NON_POSTED, false },   /* rx_mrd */
-    { 0x2004, TRAFFIC_INBOUND, TRAFFIC_COMPLETION, false },   /* rx_cpl */
-    { 0x0105, TRAFFIC_OUTBOUND, TRAFFIC_POSTED, false },      /* tx_mwr */
-    { 0x0405, TRAFFIC_OUTBOUND, TRAFFIC_NON_POSTED, false },  /* tx_mrd */
-    { 0x1005, TRAFFIC_OUTBOUND, TRAFFIC_COMPLETION, false },  /* tx_cpl */
+    LATENCY(0x0010, TRAFFIC_INBOUND, TRAFFIC_POSTED),     /* rx_mwr */
+    LATENCY(0x0210, TRAFFIC_INBOUND, TRAFFIC_NON_POSTED), /* rx_mrd */
+    LATENCY(0x0011, TRAFFIC_OUTBOUND, TRAFFIC_NON_POSTED), /* tx_mrd */
+    BANDWIDTH(0x0104, TRAFFIC_INBOUND, TRAFFIC_POSTED),   /* rx_mwr */
+    BANDWIDTH(0x0804, TRAFFIC_INBOUND, TRAFFIC_NON_POSTED), /* rx_mrd */
+    BANDWIDTH(0x2004, TRAFFIC_INBOUND, TRAFFIC_COMPLETION), /* rx_cpl */
+    BANDWIDTH(0x0105, TRAFFIC_OUTBOUND, TRAFFIC_POSTED),  /* tx_mwr */
+    BANDWIDTH(0x0405, TRAFFIC_OUTBOUND, TRAFFIC_NON_POSTED), /* tx_mrd */
+    BANDWIDTH(0x1005, TRAFFIC_OUTBOUND, TRAFFIC_COMPLETION), /* tx_cpl */
 };
 
 const PciePmuEvent *pcie_pmu_event(uint16_t code)

@@ -123,7 +123,13 @@ void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
         TrafficStream *s = &out[i];
         bool in = e->dir == TRAFFIC_INBOUND;
         bool dma = in != (e->kind == TRAFFIC_COMPLETION);
-        uint8_t level = in ? tune->rx_buf_level : tune->tx_buf_level;
+        uint8_t level = tune->level[in ? TRAFFIC_TUNE_RX_BUF_LEVEL :
+                                    TRAFFIC_TUNE_TX_BUF_LEVEL];
+        TrafficTuneEvent weight = e->kind == TRAFFIC_POSTED ?
+                                  TRAFFIC_TUNE_QOS_TX_P :
+                                  e->kind == TRAFFIC_NON_POSTED ?
+                                  TRAFFIC_TUNE_QOS_TX_NP :
+                                  TRAFFIC_TUNE_QOS_TX_CPL;
 
         s->endpoint = endpoint;
         s->port = port;
@@ -141,10 +147,7 @@ void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
         }
         s->latency_ns = (uint64_t)e->latency_ns * (4 - level) / 3;
         traffic_stream_init(s, seed, in ? e->rate :
-                            qos_rate(e->rate, e->kind == TRAFFIC_POSTED ?
-                                     tune->qos_tx_p :
-                                     e->kind == TRAFFIC_NON_POSTED ?
-                                     tune->qos_tx_np : tune->qos_tx_cpl),
+                            qos_rate(e->rate, tune->level[weight]),
                             epoch_t, e->len_min, e->len_max);
     }
 }

@@ -103,13 +103,26 @@ typedef struct TrafficSpec {
     uint32_t latency_ns;    /* at buffer level 1 */
 } TrafficSpec;
 
+/* The PTT tune events that shape the traffic */
+typedef enum TrafficTuneEvent {
+    TRAFFIC_TUNE_QOS_TX_CPL,
+    TRAFFIC_TUNE_QOS_TX_NP,
+    TRAFFIC_TUNE_QOS_TX_P,
+    TRAFFIC_TUNE_RX_BUF_LEVEL,
+    TRAFFIC_TUNE_TX_BUF_LEVEL,
+    TRAFFIC_TUNE_EVENTS
+} TrafficTuneEvent;
+
+#define TRAFFIC_TUNE_MAX    2   /* the highest weight or level */
+#define TRAFFIC_TUNE_RESET  1   /* every tune event's reset value */
+
 typedef struct TrafficTuning {
-    uint8_t qos_tx_cpl;
-    uint8_t qos_tx_np;
-    uint8_t qos_tx_p;
-    uint8_t rx_buf_level;
-    uint8_t tx_buf_level;
+    uint8_t level[TRAFFIC_TUNE_EVENTS];
 } TrafficTuning;
+
+/* Every event at its reset value: the rates and latencies as specified */
+#define TRAFFIC_TUNING_RESET ((TrafficTuning) { \
+    .level = { [0 ... TRAFFIC_TUNE_EVENTS - 1] = TRAFFIC_TUNE_RESET } })
 
 /* The built-in profile: @spec[TRAFFIC_ENDPOINT_STREAMS] */
 void traffic_profile_default(TrafficSpec *spec);

@@ -1,0 +1,57 @@
+/*
+ * HiSilicon PCIe PMU: the register map, shared by the device and its qtest.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_HISILICON_HISI_PCIE_PMU_REGS_H
+#define HW_HISILICON_HISI_PCIE_PMU_REGS_H
+
+#include "hisi-regs.h"
+
+#define HISI_PCIE_PMU_VENDOR_ID     0x19e5
+#define HISI_PCIE_PMU_DEVICE_ID     0xa12d
+#define HISI_PCIE_PMU_MMIO_SIZE     0x1000
+#define HISI_PCIE_PMU_COUNTERS      8
+
+/*
+ * Per counter, 8 bytes apart: EVENT_CTRL, CNT and EXT_CNT are 64-bit
+ * registers; INT_STAT and INT_MASK share the counter's 8 bytes.
+ */
+#define HISI_PCIE_PMU_STRIDE        8
+#define HISI_PCIE_PMU_REG(reg, idx) \
+    HISI_REG_AT(A_ ## reg, HISI_PCIE_PMU_STRIDE, idx)
+
+REG32(GLOBAL_CTRL, 0x000)
+    FIELD(GLOBAL_CTRL, EN, 0, 1)
+REG64(EVENT_CTRL, 0x010)
+    FIELD(EVENT_CTRL, EVENT, 0, 16)
+    FIELD(EVENT_CTRL, EVENT_EN, 20, 1)
+    FIELD(EVENT_CTRL, RESET_CNT, 22, 1)
+    FIELD(EVENT_CTRL, THR_EN, 26, 1)
+    FIELD(EVENT_CTRL, THR_MODE, 27, 1)
+    FIELD(EVENT_CTRL, THR, 28, 4)
+    FIELD(EVENT_CTRL, TARGET_EN, 32, 1)
+    FIELD(EVENT_CTRL, LEN_MODE, 34, 2)
+    FIELD(EVENT_CTRL, TARGET, 36, 16)
+    FIELD(EVENT_CTRL, TRIG_EN, 52, 1)
+    FIELD(EVENT_CTRL, TRIG_MODE, 53, 1)
+    FIELD(EVENT_CTRL, TRIG, 56, 4)
+REG64(CNT, 0x090)
+REG64(EXT_CNT, 0x110)
+REG32(INT_STAT, 0x150)
+    FIELD(INT_STAT, OVERFLOW, 0, 1)
+REG32(INT_MASK, 0x154)
+    FIELD(INT_MASK, OVERFLOW, 0, 1)
+REG32(REG_BDF, 0xfe0)
+    FIELD(REG_BDF, MIN, 0, 16)
+    FIELD(REG_BDF, MAX, 16, 16)
+REG32(REG_VERSION, 0xfe4)
+REG32(REG_INFO, 0xfe8)
+    FIELD(REG_INFO, CORE_ID, 0, 16)
+    FIELD(REG_INFO, SICL_ID, 16, 16)
+
+/* The largest THR and TRIG (a length of 2^n DW) the driver takes */
+#define HISI_PCIE_PMU_LEN_SHIFT_MAX 10
+
+#endif

@@ -1,0 +1,215 @@
+/*
+ * The counting engine the uncore PMU devices share (see hisi-pmu.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/host-utils.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "trace.h"
+#include "hisi-pmu.h"
+
+int64_t hisi_pmu_now(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static uint64_t counter_mask(HisiPmu *pmu, unsigned idx)
+{
+    return MAKE_64BIT_MASK(0, pmu->ops->bits[idx]);
+}
+
+static void counter_wrapped(HisiPmu *pmu, unsigned idx)
+{
+    trace_hisi_pmu_overflow(object_get_typename(pmu->owner), idx);
+    pmu->ops->overflow(pmu, idx);
+    pmu->ops->update_irq(pmu);
+}
+
+void hisi_pmu_add(HisiPmu *pmu, unsigned idx, unsigned ctr, uint64_t delta)
+{
+    uint64_t *value = &pmu->slot[idx].value[ctr];
+    uint64_t mask = counter_mask(pmu, idx);
+    uint64_t sum = *value + delta;
+    bool wrapped = sum < *value || sum > mask;
+
+    *value = sum & mask;
+    if (wrapped) {
+        counter_wrapped(pmu, idx);
+    }
+}
+
+void hisi_pmu_add_cycles(HisiPmu *pmu, unsigned idx, unsigned ctr,
+                         uint64_t ns)
+{
+    uint64_t *frac = &pmu->slot[idx].frac[ctr];
+    uint64_t lo, hi;
+
+    /* ns * freq + frac in 128 bits, divided by 1e9 */
+    mulu64(&lo, &hi, ns, pmu->clock_freq);
+    hi += uadd64_overflow(lo, *frac, &lo);
+    *frac = divu128(&lo, &hi, NANOSECONDS_PER_SECOND);
+    hisi_pmu_add(pmu, idx, ctr, hi ? UINT64_MAX : lo);
+}
+
+void hisi_pmu_fold(HisiPmu *pmu, unsigned idx, int64_t now)
+{
+    HisiPmuSlot *c = &pmu->slot[idx];
+
+    /* A time before the last: a qtest clock restarts after migration. */
+    if (now > c->since) {
+        pmu->ops->count(pmu, idx, c->since, now);
+    }
+    c->since = now;
+}
+
+void hisi_pmu_fold_all(HisiPmu *pmu, int64_t now)
+{
+    for (unsigned idx = 0; idx < pmu->ops->slots; idx++) {
+        hisi_pmu_fold(pmu, idx, now);
+    }
+}
+
+int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value, uint64_t per_s)
+{
+    /* 2^64 - value to go; from 0 that is all of 2^64 */
+    uint64_t left = value ? -value : UINT64_MAX;
+    uint64_t lo, hi;
+
+    if (!per_s) {
+        return INT64_MAX;
+    }
+    /* In 128 bits: rates go beyond 2^32 per second (muldiv64's limit). */
+    mulu64(&lo, &hi, left, NANOSECONDS_PER_SECOND);
+    divu128(&lo, &hi, per_s);
+    return now + (int64_t)(hi ? INT64_MAX / 4 : MIN(lo, INT64_MAX / 4));
+}
+
+void hisi_pmu_schedule(HisiPmu *pmu, int64_t now)
+{
+    int64_t due = INT64_MAX;
+
+    for (unsigned idx = 0; idx < pmu->ops->slots; idx++) {
+        uint64_t rate[HISI_PMU_SLOT_COUNTERS] = { 0 };
+        /* as a 64-bit counter at the same distance from its wrap */
+        uint64_t above = ~counter_mask(pmu, idx);
+
+        if (!pmu->ops->max_rates(pmu, idx, rate)) {
+            continue;
+        }
+        for (unsigned ctr = 0; ctr < HISI_PMU_SLOT_COUNTERS; ctr++) {
+            due = MIN(due, hisi_pmu_overflow_due(now, pmu->slot[idx].value[ctr]
+                                                 | above, rate[ctr]));
+        }
+    }
+    if (due == INT64_MAX) {
+        timer_del(pmu->overflow_timer);
+    } else {
+        timer_mod(pmu->overflow_timer, MAX(due, now + 1));
+    }
+}
+
+static void overflow_timer_cb(void *opaque)
+{
+    HisiPmu *pmu = opaque;
+    int64_t now = hisi_pmu_now();
+
+    hisi_pmu_fold_all(pmu, now);
+    hisi_pmu_schedule(pmu, now);
+}
+
+static void traffic_changed(Notifier *n, void *data)
+{
+    HisiPmu *pmu = container_of(n, HisiPmu, traffic_changed);
+    HisiTrafficChange *change = data;
+
+    if (change->done) {
+        hisi_pmu_schedule(pmu, change->now);
+    } else {
+        hisi_pmu_fold_all(pmu, change->now);
+    }
+}
+
+static void set_advance(Object *obj, Visitor *v, const char *name,
+                        void *opaque, Error **errp)
+{
+    HisiPmu *pmu = opaque;
+    g_autofree char *value = NULL;
+    int64_t now = hisi_pmu_now();
+    unsigned idx;
+    int64_t n;
+    char extra;
+
+    if (!visit_type_str(v, name, &value, errp)) {
+        return;
+    }
+    if (sscanf(value, "%u=%" SCNi64 "%c", &idx, &n, &extra) != 2 ||
+        idx >= pmu->ops->slots || n < 0) {
+        error_setg(errp, "%s: advance must be IDX=N with IDX in 0..%u and N "
+                   "in 0..2^63-1 (got '%s')", object_get_typename(obj),
+                   pmu->ops->slots - 1, value);
+        return;
+    }
+    hisi_pmu_fold_all(pmu, now);
+    hisi_pmu_add(pmu, idx, HISI_PMU_CNT, n);
+    hisi_pmu_schedule(pmu, now);
+}
+
+void hisi_pmu_init(HisiPmu *pmu, Object *owner, const HisiPmuOps *ops)
+{
+    assert(ops->slots <= HISI_PMU_MAX_SLOTS);
+    pmu->ops = ops;
+    pmu->owner = owner;
+    object_property_add(owner, "advance", "string", NULL, set_advance, NULL,
+                        pmu);
+}
+
+void hisi_pmu_realize(HisiPmu *pmu)
+{
+    pmu->overflow_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, overflow_timer_cb,
+                                       pmu);
+    pmu->traffic = hisi_traffic_observe(pmu->traffic, &pmu->traffic_changed,
+                                        traffic_changed);
+}
+
+void hisi_pmu_unrealize(HisiPmu *pmu)
+{
+    hisi_traffic_remove_change_notifier(&pmu->traffic_changed);
+    timer_free(pmu->overflow_timer);
+}
+
+void hisi_pmu_reset(HisiPmu *pmu)
+{
+    int64_t now = hisi_pmu_now();
+
+    timer_del(pmu->overflow_timer);
+    for (unsigned idx = 0; idx < HISI_PMU_MAX_SLOTS; idx++) {
+        pmu->slot[idx] = (HisiPmuSlot) { .since = now };
+    }
+}
+
+static const VMStateDescription vmstate_hisi_pmu_slot = {
+    .name = "hisi-pmu-slot",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64_ARRAY(value, HisiPmuSlot, HISI_PMU_SLOT_COUNTERS),
+        VMSTATE_UINT64_ARRAY(frac, HisiPmuSlot, HISI_PMU_SLOT_COUNTERS),
+        VMSTATE_INT64(since, HisiPmuSlot),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+const VMStateDescription vmstate_hisi_pmu = {
+    .name = "hisi-pmu",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_ARRAY(slot, HisiPmu, HISI_PMU_MAX_SLOTS, 1,
+                             vmstate_hisi_pmu_slot, HisiPmuSlot),
+        VMSTATE_TIMER_PTR(overflow_timer, HisiPmu),
+        VMSTATE_END_OF_LIST()
+    },
+};
