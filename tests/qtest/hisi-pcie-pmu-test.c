@@ -11,228 +11,442 @@
 #include "qemu/osdep.h"
 #include "qemu/bitops.h"
 #include "hisi-qtest.h"
+#include "hw/hisilicon/hisi-pcie-pmu-regs.h"
+#include "hw/hisilicon/hisi-ptt-regs.h"
 
 #define PMU_DEVFN           QPCI_DEVFN(9, 0)
 #define PTT_DEVFN           QPCI_DEVFN(8, 0)
 #define EDU_BDF             0x0100
 
-#define GLOBAL_CTRL         0x000
-#define EVENT_CTRL(i)       (0x010 + 8 * (i))
-#define CNT(i)              (0x090 + 8 * (i))
-#define EXT_CNT(i)          (0x110 + 8 * (i))
-#define INT_STAT(i)         (0x150 + 8 * (i))
-#define INT_MASK(i)         (0x154 + 8 * (i))
-#define REG_BDF             0xfe0
-#define REG_VERSION         0xfe4
-#define REG_INFO            0xfe8
+/* Port bits of root port 00:10.0 (slot 16 -> bit 0) and of another */
+#define RP_PORT_BIT         0x1
+#define OTHER_PORT_BIT      0x4
 
-#define EV_EN               BIT_ULL(20)
-#define EV_RESET_CNT        BIT_ULL(22)
-#define EV_THR(len, below)  (BIT_ULL(26) | (uint64_t)(below) << 27 | \
-                             (uint64_t)(len) << 28)
-#define EV_TARGET_BDF(bdf)  (BIT_ULL(32) | (uint64_t)(bdf) << 36)
-#define EV_PORTS(mask)      ((uint64_t)(mask) << 36)
-#define EV_LEN(mode)        ((uint64_t)(mode) << 34)
-#define EV_TRIG(len, below) (BIT_ULL(52) | (uint64_t)(below) << 53 | \
-                             (uint64_t)(len) << 56)
-
+/*
+ * What the driver's ABI defines, not the register map: its events and
+ * length modes (perf's hisi_pcie format), the PTT's trace options and
+ * 8DW records (Documentation/trace/hisi-ptt.rst) and a TLP's Length.
+ */
 #define RX_MWR_LATENCY      0x0010
 #define RX_MWR_FLUX         0x0104
 #define TX_MRD_LATENCY      0x0011
 
+#define LEN_DEFAULT         0   /* headers and payloads */
+#define LEN_PAYLOAD         1
+#define LEN_HEADER          2
+#define LEN_BOTH            3
+
+#define PTT_DIR_INBOUND_B   2
+#define PTT_TYPE_POSTED     0x1
+#define PTT_REC8_SIZE       32
+#define PTT_REC8_HDR_DW0    8   /* the TLP header's DW0 in a record */
+#define TLP_LENGTH_DW       0x3ff   /* DW0 Length, in DW */
+
+/* Guest RAM for the PTT's trace buffers */
+#define PTT_BUF_BASE        0x48000000ull
+#define PTT_BUF_SIZE        0x100000
+#define PTT_BUF_ADDR(buf)   (PTT_BUF_BASE + (uint64_t)(buf) * PTT_BUF_SIZE)
 
 /* The edu endpoint's DMA writes: 1 per us, 16 DW, 500 ns */
-#define RULES "stream=dma-write,,rate=1000000,,len=16,,latency=500"
+#define RULES "stream=dma-write,rate=1000000,len=16,latency=500"
 
 typedef HisiDev Pmu;
 
-static void pmu_init(Pmu *p, const char *extra)
+/*
+ * QEMU with the PMU at 00:09.0 on traffic object t0 and an edu endpoint
+ * behind root port 00:10.0: @props go on the PMU's -device option, then
+ * the QEMU arguments up to a NULL.
+ */
+static void G_GNUC_NULL_TERMINATED pmu_init(Pmu *p, const char *props, ...)
 {
-    g_autofree char *args = g_strdup_printf(
-        "-object hisi-traffic,id=t0,rules=" RULES " "
-        "-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10 "
-        "-device edu,bus=rp0 "
-        "-device hisi-pcie-pmu,bus=pcie.0,addr=0x9,traffic=t0,id=pmu%s",
-        extra);
+    g_autoptr(GPtrArray) args = hisi_args_new();
+    g_autofree char *rules = hisi_opt_escape(RULES);
+    va_list ap;
 
+    hisi_args_add(args, "-object", NULL);
+    hisi_args_addf(args, "hisi-traffic,id=t0,rules=%s", rules);
+    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device", "edu,bus=rp0",
+                  "-device", NULL);
+    hisi_args_addf(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,traffic=t0,"
+                   "id=pmu%s", props);
+    va_start(ap, props);
+    hisi_args_add_valist(args, ap);
+    va_end(ap);
     hisi_init(p, PMU_DEVFN, args);
 }
 
-static uint64_t rdq(Pmu *p, uint32_t off)
+/* EVENT_CTRL for @event on the root ports in @ports */
+static uint64_t pmu_port_event(uint16_t event, uint16_t ports,
+                               unsigned len_mode)
 {
-    return qpci_io_readq(p->dev, p->bar, off);
+    uint64_t ctrl = FIELD_DP64(0, EVENT_CTRL, EVENT, event);
+
+    ctrl = FIELD_DP64(ctrl, EVENT_CTRL, TARGET, ports);
+    return FIELD_DP64(ctrl, EVENT_CTRL, LEN_MODE, len_mode);
 }
 
-static void wrq(Pmu *p, uint32_t off, uint64_t val)
+/* EVENT_CTRL for @event on the requester @bdf */
+static uint64_t pmu_requester_event(uint16_t event, uint16_t bdf,
+                                    unsigned len_mode)
 {
-    qpci_io_writeq(p->dev, p->bar, off, val);
+    return pmu_port_event(event, bdf, len_mode) |
+           R_EVENT_CTRL_TARGET_EN_MASK;
+}
+
+/* Only TLPs of 2^@len DW or more (@below: of less) */
+static uint64_t pmu_threshold(unsigned len, bool below)
+{
+    uint64_t ctrl = FIELD_DP64(R_EVENT_CTRL_THR_EN_MASK, EVENT_CTRL,
+                               THR_MODE, below);
+
+    return FIELD_DP64(ctrl, EVENT_CTRL, THR, len);
+}
+
+/* Counting from the first TLP longer than 2^@len DW (@below: shorter) */
+static uint64_t pmu_trigger(unsigned len, bool below)
+{
+    uint64_t ctrl = FIELD_DP64(R_EVENT_CTRL_TRIG_EN_MASK, EVENT_CTRL,
+                               TRIG_MODE, below);
+
+    return FIELD_DP64(ctrl, EVENT_CTRL, TRIG, len);
 }
 
 /* Count @ctrl on counter 0 for @ns of virtual time, as the driver starts */
-static void count(Pmu *p, uint64_t ctrl, int64_t ns, uint64_t *cnt,
-                  uint64_t *ext)
+static void pmu_count(Pmu *p, uint64_t ctrl, int64_t ns, uint64_t *cnt,
+                      uint64_t *ext)
 {
-    wrq(p, EVENT_CTRL(0), EV_RESET_CNT);
-    wrq(p, EVENT_CTRL(0), ctrl);
-    wrq(p, EVENT_CTRL(0), ctrl | EV_EN);
-    wr(p, GLOBAL_CTRL, 1);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             R_EVENT_CTRL_RESET_CNT_MASK);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), ctrl);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             ctrl | R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
     qtest_clock_step(p->qts, ns);
-    wr(p, GLOBAL_CTRL, 0);
-    *cnt = rdq(p, CNT(0));
-    *ext = rdq(p, EXT_CNT(0));
-    wrq(p, EVENT_CTRL(0), 0);
+    hisi_wr(p, A_GLOBAL_CTRL, 0);
+    *cnt = hisi_rdq(p, HISI_PCIE_PMU_REG(CNT, 0));
+    *ext = hisi_rdq(p, HISI_PCIE_PMU_REG(EXT_CNT, 0));
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), 0);
 }
 
 static void test_reset_values(void)
 {
+    uint32_t bdf, info;
     Pmu p;
 
     pmu_init(&p, ",sicl-id=4,core-id=6,bdf-min=0x80,bdf-max=0x9f,"
-             "version=0x31");
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==, 0xa12d);
-    g_assert_cmphex(rd(&p, GLOBAL_CTRL), ==, 0);
-    for (int i = 0; i < 8; i++) {
-        g_assert_cmphex(rdq(&p, EVENT_CTRL(i)), ==, 0);
-        g_assert_cmphex(rdq(&p, CNT(i)), ==, 0);
-        g_assert_cmphex(rdq(&p, EXT_CNT(i)), ==, 0);
-        g_assert_cmphex(rd(&p, INT_STAT(i)), ==, 0);
-        g_assert_cmphex(rd(&p, INT_MASK(i)), ==, 1);
+             "version=0x31", NULL);
+    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==,
+                    HISI_PCIE_PMU_DEVICE_ID);
+    g_assert_cmphex(hisi_rd(&p, A_GLOBAL_CTRL), ==, 0);
+    for (int i = 0; i < HISI_PCIE_PMU_COUNTERS; i++) {
+        g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, i)), ==,
+                        0);
+        g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, i)), ==, 0);
+        g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, i)), ==, 0);
+        g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, i)), ==, 0);
+        /* the overflow interrupt masked */
+        g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_MASK, i)), ==,
+                        R_INT_MASK_OVERFLOW_MASK);
     }
-    g_assert_cmphex(rd(&p, REG_BDF), ==, 0x009f0080);
-    g_assert_cmphex(rd(&p, REG_VERSION), ==, 0x31);
-    g_assert_cmphex(rd(&p, REG_INFO), ==, 0x00040006);
+    bdf = hisi_rd(&p, A_REG_BDF);
+    g_assert_cmphex(FIELD_EX32(bdf, REG_BDF, MIN), ==, 0x80);
+    g_assert_cmphex(FIELD_EX32(bdf, REG_BDF, MAX), ==, 0x9f);
+    g_assert_cmphex(hisi_rd(&p, A_REG_VERSION), ==, 0x31);
+    info = hisi_rd(&p, A_REG_INFO);
+    g_assert_cmphex(FIELD_EX32(info, REG_INFO, SICL_ID), ==, 4);
+    g_assert_cmphex(FIELD_EX32(info, REG_INFO, CORE_ID), ==, 6);
     hisi_fini(&p);
 }
 
-static void test_access_widths(void)
+/* The 64-bit registers, accessed whole or by 32-bit halves */
+static void test_counter_halves(void)
 {
     Pmu p;
 
-    pmu_init(&p, "");
-    wrq(&p, CNT(3), 0x1122334455667788ull);
-    g_assert_cmphex(rd(&p, CNT(3)), ==, 0x55667788);
-    g_assert_cmphex(rd(&p, CNT(3) + 4), ==, 0x11223344);
-    wr(&p, EXT_CNT(5) + 4, 0xdeadbeef);
-    wr(&p, EXT_CNT(5), 0x01020304);
-    g_assert_cmphex(rdq(&p, EXT_CNT(5)), ==, 0xdeadbeef01020304ull);
-    wrq(&p, EVENT_CTRL(7), 0x0f00000400000104ull);
-    g_assert_cmphex(rdq(&p, EVENT_CTRL(7)), ==, 0x0f00000400000104ull);
-    /* 64-bit access to a 32-bit register, byte accesses: ignored */
-    wrq(&p, INT_STAT(0), 0);
-    qpci_io_writeb(p.dev, p.bar, INT_MASK(1), 0);
-    g_assert_cmphex(rd(&p, INT_MASK(0)), ==, 1);
-    g_assert_cmphex(rd(&p, INT_MASK(1)), ==, 1);
-    g_assert_cmphex(qpci_io_readb(p.dev, p.bar, REG_INFO), ==, 0);
-    g_assert_cmphex(rd(&p, 0xff0), ==, 0);
+    pmu_init(&p, "", NULL);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 3), 0x1122334455667788ull);
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(CNT, 3)), ==, 0x55667788);
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(CNT, 3) + 4), ==,
+                    0x11223344);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(EXT_CNT, 5) + 4, 0xdeadbeef);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(EXT_CNT, 5), 0x01020304);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 5)), ==,
+                    0xdeadbeef01020304ull);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 7), 0x0f00000400000104ull);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 7)), ==,
+                    0x0f00000400000104ull);
     hisi_fini(&p);
 }
 
-static void test_gating_and_exact_counts(void)
+/* After REG_INFO: no register there */
+#define UNKNOWN_REG         0xff0
+
+/* Every register, 64-bit ones by halves */
+static void pmu_snapshot_all(HisiSnapshot *s)
 {
-    uint64_t lat = RX_MWR_LATENCY | EV_PORTS(1) | EV_LEN(3);
+    hisi_snapshot_add(s, A_GLOBAL_CTRL);
+    for (int i = 0; i < HISI_PCIE_PMU_COUNTERS; i++) {
+        hisi_snapshot_add(s, HISI_PCIE_PMU_REG(EVENT_CTRL, i));
+        hisi_snapshot_add(s, HISI_PCIE_PMU_REG(EVENT_CTRL, i) + 4);
+        hisi_snapshot_add(s, HISI_PCIE_PMU_REG(CNT, i));
+        hisi_snapshot_add(s, HISI_PCIE_PMU_REG(CNT, i) + 4);
+        hisi_snapshot_add(s, HISI_PCIE_PMU_REG(EXT_CNT, i));
+        hisi_snapshot_add(s, HISI_PCIE_PMU_REG(EXT_CNT, i) + 4);
+        hisi_snapshot_add(s, HISI_PCIE_PMU_REG(INT_STAT, i));
+        hisi_snapshot_add(s, HISI_PCIE_PMU_REG(INT_MASK, i));
+    }
+    hisi_snapshot_add(s, A_REG_BDF);
+    hisi_snapshot_add(s, A_REG_VERSION);
+    hisi_snapshot_add(s, A_REG_INFO);
+}
+
+/*
+ * 64-bit accesses to 32-bit registers, byte accesses, unknown offsets:
+ * logged, no effect, and the PMU counts on.
+ */
+static void test_bad_accesses(void)
+{
+    uint64_t lat = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT);
+    HisiSnapshot before = { 0 };
     uint64_t cnt, ext;
     Pmu p;
 
-    pmu_init(&p, "");
-    /* No GLOBAL_CTRL: nothing */
-    wrq(&p, EVENT_CTRL(0), lat | EV_EN);
+    pmu_init(&p, "", NULL);
+    /* a state to keep: a counter set up and loaded */
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 2), lat);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 2), 0x1122334455667788ull);
+    pmu_snapshot_all(&before);
+    hisi_snapshot_take(&p, &before);
+
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(INT_STAT, 0), 0);
+    qpci_io_writeb(p.dev, p.bar, HISI_PCIE_PMU_REG(INT_MASK, 1), 0);
+    qpci_io_writeb(p.dev, p.bar, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    hisi_wr(&p, UNKNOWN_REG, 0xffffffff);
+    hisi_wr(&p, A_REG_BDF, 0x12345678);
+    hisi_wr(&p, A_REG_VERSION, 0x12345678);
+    hisi_wr(&p, A_REG_INFO, 0x12345678);
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_MASK, 0)), ==,
+                    R_INT_MASK_OVERFLOW_MASK);
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_MASK, 1)), ==,
+                    R_INT_MASK_OVERFLOW_MASK);
+    g_assert_cmphex(qpci_io_readb(p.dev, p.bar, A_REG_INFO), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, UNKNOWN_REG), ==, 0);
+    hisi_snapshot_assert_same(&p, &before);
+
+    /* 1 ms at one TLP per us, as before */
+    pmu_count(&p, lat, 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(ext, ==, 1000);
+    hisi_fini(&p);
+}
+
+static void test_no_count_without_global_enable(void)
+{
+    uint64_t lat = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_BOTH);
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             lat | R_EVENT_CTRL_EVENT_EN_MASK);
     qtest_clock_step(p.qts, 1000 * 1000);
-    g_assert_cmpuint(rdq(&p, EXT_CNT(0)), ==, 0);
-    /* No EVENT_EN: nothing */
-    wrq(&p, EVENT_CTRL(0), lat);
-    wr(&p, GLOBAL_CTRL, 1);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+static void test_no_count_without_event_enable(void)
+{
+    uint64_t lat = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_BOTH);
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), lat);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
     qtest_clock_step(p.qts, 1000 * 1000);
-    g_assert_cmpuint(rdq(&p, EXT_CNT(0)), ==, 0);
-    wr(&p, GLOBAL_CTRL, 0);
-    /* 1 ms at one TLP per us, 500 ns each */
-    count(&p, lat, 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+/* 1 ms at one TLP per us, 500 ns each */
+static void test_exact_latency(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_BOTH),
+              1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(ext, ==, 1000);
     g_assert_cmpuint(cnt, ==, 1000 * 500);
-    /* Bandwidth: 64 bytes of payload + 16 of header, time in ns */
-    count(&p, RX_MWR_FLUX | EV_PORTS(1) | EV_LEN(3), 1000 * 1000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 1000 * 80);
-    g_assert_cmpuint(ext, ==, 1000 * 1000);
-    count(&p, RX_MWR_FLUX | EV_PORTS(1) | EV_LEN(1), 1000 * 1000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 1000 * 64);
-    count(&p, RX_MWR_FLUX | EV_PORTS(1) | EV_LEN(2), 1000 * 1000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 1000 * 16);
-    /* RESET_CNT zeroes both */
-    wrq(&p, CNT(0), 12345);
-    wrq(&p, EVENT_CTRL(0), EV_RESET_CNT);
-    g_assert_cmpuint(rdq(&p, CNT(0)), ==, 0);
     hisi_fini(&p);
 }
 
-static void test_filters(void)
+/* Bandwidth: 64 bytes of payload + 16 of header, time in ns */
+static void test_exact_bandwidth(void)
 {
     uint64_t cnt, ext;
     Pmu p;
 
-    pmu_init(&p, "");
-    /* Another port, another endpoint, another kind: nothing */
-    count(&p, RX_MWR_FLUX | EV_PORTS(4), 1000 * 1000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 0);
-    count(&p, RX_MWR_FLUX | EV_TARGET_BDF(EDU_BDF + 1), 1000 * 1000, &cnt,
-          &ext);
-    g_assert_cmpuint(cnt, ==, 0);
-    count(&p, RX_MWR_FLUX | EV_TARGET_BDF(EDU_BDF) | EV_LEN(1), 1000 * 1000,
-          &cnt, &ext);
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000 * 80);
+    g_assert_cmpuint(ext, ==, 1000 * 1000);
+    hisi_fini(&p);
+}
+
+/* The length mode picks the payload or the header */
+static void test_bandwidth_len_mode(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD),
+              1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 1000 * 64);
-    /* tx_mrd: the built-in 10000 MMIO reads/s, 1200 ns each */
-    count(&p, TX_MRD_LATENCY | EV_PORTS(1), 1000 * 1000, &cnt, &ext);
+    pmu_count(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_HEADER),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000 * 16);
+    hisi_fini(&p);
+}
+
+/* RESET_CNT zeroes the counters */
+static void test_reset_cnt(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), 12345);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             R_EVENT_CTRL_RESET_CNT_MASK);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+/* Another root port: nothing */
+static void test_filter_other_port(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_DEFAULT),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    hisi_fini(&p);
+}
+
+/* Another requester: nothing; the edu endpoint: its writes */
+static void test_filter_requester(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_requester_event(RX_MWR_FLUX, EDU_BDF + 1, LEN_DEFAULT),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    pmu_count(&p, pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000 * 64);
+    hisi_fini(&p);
+}
+
+/* tx_mrd: the built-in 10000 MMIO reads/s, 1200 ns each */
+static void test_tx_mrd_latency(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_port_event(TX_MRD_LATENCY, RP_PORT_BIT, LEN_DEFAULT),
+              1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(ext, >=, 9);
     g_assert_cmpuint(ext, <=, 11);
     g_assert_cmpuint(cnt, ==, ext * 1200);
-    /* Threshold on the 16 DW TLPs */
-    count(&p, RX_MWR_FLUX | EV_PORTS(1) | EV_LEN(1) | EV_THR(4, 0),
-          1000 * 1000, &cnt, &ext);
+    hisi_fini(&p);
+}
+
+/* Threshold on the 16 DW TLPs */
+static void test_threshold(void)
+{
+    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD);
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, flux | pmu_threshold(4, false), 1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 1000 * 64);
-    count(&p, RX_MWR_FLUX | EV_PORTS(1) | EV_LEN(1) | EV_THR(4, 1),
-          1000 * 1000, &cnt, &ext);
+    pmu_count(&p, flux | pmu_threshold(4, true), 1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 0);
-    count(&p, RX_MWR_FLUX | EV_PORTS(1) | EV_LEN(1) | EV_THR(5, 1),
-          1000 * 1000, &cnt, &ext);
+    pmu_count(&p, flux | pmu_threshold(5, true), 1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 1000 * 64);
-    /* Trigger: starts at a TLP longer than 8 DW, never at one above 16 */
-    count(&p, RX_MWR_FLUX | EV_PORTS(1) | EV_LEN(1) | EV_TRIG(3, 0),
-          1000 * 1000, &cnt, &ext);
+    hisi_fini(&p);
+}
+
+/* Trigger: starts at a TLP longer than 8 DW, never at one above 16 */
+static void test_trigger(void)
+{
+    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD);
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, flux | pmu_trigger(3, false), 1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 1000 * 64);
-    count(&p, RX_MWR_FLUX | EV_PORTS(1) | EV_LEN(1) | EV_TRIG(4, 0),
-          1000 * 1000, &cnt, &ext);
+    pmu_count(&p, flux | pmu_trigger(4, false), 1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 0);
     g_assert_cmpuint(ext, ==, 0);
     hisi_fini(&p);
 }
 
-static void test_overflow(void)
+/* Counter 0 counting RX_MWR_LATENCY, overflow unmasked, 4 TLPs to go */
+static void pmu_start_near_overflow(Pmu *p)
 {
-    uint64_t lat = RX_MWR_LATENCY | EV_PORTS(1);
+    uint64_t lat = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT);
+
+    hisi_msi_taken(p);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             lat | R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(CNT, 0), -2000ull);  /* 4 of 500 ns */
+    hisi_wr(p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+}
+
+/* The timer raises the overflow when due, without a read; W1C clears it */
+static void test_overflow_msi_when_due(void)
+{
     Pmu p;
 
-    pmu_init(&p, "");
-    msi_taken(&p);
-    wrq(&p, EVENT_CTRL(0), lat | EV_EN);
-    wrq(&p, CNT(0), -2000ull);            /* 4 TLPs of 500 ns to go */
-    wr(&p, INT_MASK(0), 0);
-    wr(&p, GLOBAL_CTRL, 1);
+    pmu_init(&p, "", NULL);
+    pmu_start_near_overflow(&p);
     qtest_clock_step(p.qts, 500);
-    g_assert_cmphex(rd(&p, INT_STAT(0)), ==, 0);
-    g_assert_false(msi_taken(&p));
-    /* The timer raises it when due, without a read */
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==, 0);
+    g_assert_false(hisi_msi_taken(&p));
     qtest_clock_step(p.qts, 4000);
-    g_assert_true(msi_taken(&p));
-    g_assert_cmphex(rd(&p, INT_STAT(0)), ==, 1);
-    g_assert_cmpuint(rdq(&p, CNT(0)), <, 2000);
-    wr(&p, INT_STAT(0), 1);                /* W1C */
-    g_assert_cmphex(rd(&p, INT_STAT(0)), ==, 0);
-    /* Masked: the status, no MSI; unmasking sends it */
-    wr(&p, INT_MASK(0), 1);
-    wrq(&p, CNT(0), -500ull);
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), <, 2000);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_STAT, 0), R_INT_STAT_OVERFLOW_MASK);
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+/* Masked: the status, no MSI; unmasking sends it */
+static void test_overflow_masked_msi_on_unmask(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start_near_overflow(&p);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), R_INT_MASK_OVERFLOW_MASK);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -500ull);
     qtest_clock_step(p.qts, 2000);
-    g_assert_cmphex(rd(&p, INT_STAT(0)), ==, 1);
-    g_assert_false(msi_taken(&p));
-    wr(&p, INT_MASK(0), 0);
-    g_assert_true(msi_taken(&p));
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
+    g_assert_false(hisi_msi_taken(&p));
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    g_assert_true(hisi_msi_taken(&p));
     hisi_fini(&p);
 }
 
@@ -243,63 +457,72 @@ static void test_overflow(void)
  */
 static void test_agrees_with_ptt(void)
 {
-    QPCIDevice *ptt;
-    QPCIBar pbar;
     uint64_t cnt, ext, traced = 0;
-    uint32_t sts, bytes;
+    uint32_t sts, bytes, ptt_ctrl;
+    HisiDev ptt;
     Pmu p;
 
-    pmu_init(&p, " -device hisi-ptt,bus=pcie.0,addr=0x8,traffic=t0");
-    ptt = hisi_enable(&p, PTT_DEVFN, &pbar);
-    for (int i = 0; i < 4; i++) {
-        qpci_io_writel(ptt, pbar, 0x810 + 8 * i, 0x48000000 + i * 0x100000);
-        qpci_io_writel(ptt, pbar, 0x814 + 8 * i, 0);
+    pmu_init(&p, "", "-device", "hisi-ptt,bus=pcie.0,addr=0x8,traffic=t0",
+             NULL);
+    ptt = p;
+    ptt.dev = hisi_enable(&p, PTT_DEVFN, &ptt.bar);
+    for (int i = 0; i < HISI_PTT_NUM_BUFS; i++) {
+        hisi_wr(&ptt, TRACE_ADDR_BASE_LO(i), (uint32_t)PTT_BUF_ADDR(i));
+        hisi_wr(&ptt, TRACE_ADDR_BASE_HI(i), PTT_BUF_ADDR(i) >> 32);
     }
-    qpci_io_writel(ptt, pbar, 0x800, 0x100000);
-    qpci_io_writel(ptt, pbar, 0x894, 0xf);
+    hisi_wr(&ptt, A_TRACE_ADDR_SIZE, PTT_BUF_SIZE);
+    hisi_wr(&ptt, A_TRACE_INT_MASK, R_TRACE_INT_MASK_BUFS_MASK);
     /* Both start at this virtual time: 8DW, inbound P of 01:00.0 */
-    qpci_io_writel(ptt, pbar, 0x850, 2);
-    qpci_io_writel(ptt, pbar, 0x850, (EDU_BDF << 16) | BIT(15) | BIT(14) |
-                   (1 << 4) | (2 << 2) | 1);
-    count(&p, RX_MWR_FLUX | EV_TARGET_BDF(EDU_BDF) | EV_LEN(1),
-          3 * 1000 * 1000 + 123, &cnt, &ext);
-    qpci_io_writel(ptt, pbar, 0x850, 0);
-    sts = qpci_io_readl(ptt, pbar, 0x8a0);
-    g_assert_cmphex(sts >> 28, ==, 0);
-    bytes = sts & 0xfffffff;
-    for (uint32_t off = 0; off < bytes; off += 32) {
-        uint32_t dw0 = qtest_readl(p.qts, 0x48000000 + off + 8);
+    ptt_ctrl = FIELD_DP32(R_TRACE_CTRL_EN_MASK | R_TRACE_CTRL_DATA_FORMAT_MASK |
+                          R_TRACE_CTRL_FILTER_MODE_MASK, TRACE_CTRL, RXTX_SEL,
+                          PTT_DIR_INBOUND_B);
+    ptt_ctrl = FIELD_DP32(ptt_ctrl, TRACE_CTRL, TYPE_SEL, PTT_TYPE_POSTED);
+    ptt_ctrl = FIELD_DP32(ptt_ctrl, TRACE_CTRL, TARGET_SEL, EDU_BDF);
+    hisi_wr(&ptt, A_TRACE_CTRL, R_TRACE_CTRL_RST_MASK);
+    hisi_wr(&ptt, A_TRACE_CTRL, ptt_ctrl);
+    pmu_count(&p, pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD),
+              3 * 1000 * 1000 + 123, &cnt, &ext);
+    hisi_wr(&ptt, A_TRACE_CTRL, 0);
+    sts = hisi_rd(&ptt, A_TRACE_WR_STS);
+    g_assert_cmphex(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 0);
+    bytes = FIELD_EX32(sts, TRACE_WR_STS, WRITE);
+    for (uint32_t off = 0; off < bytes; off += PTT_REC8_SIZE) {
+        uint32_t dw0 = qtest_readl(p.qts, PTT_BUF_BASE + off +
+                                   PTT_REC8_HDR_DW0);
 
-        traced += (dw0 & 0x3ff) * 4;
+        traced += (dw0 & TLP_LENGTH_DW) * 4;
     }
     g_test_message("PMU %" PRIu64 " bytes, PTT %" PRIu64 " bytes in %u "
-                   "records", cnt, traced, bytes / 32);
+                   "records", cnt, traced, bytes / PTT_REC8_SIZE);
     g_assert_cmpuint(traced, >, 0);
     g_assert_cmpuint(cnt, ==, traced);
-    g_free(ptt);
+    g_free(ptt.dev);
     hisi_fini(&p);
 }
 
 /* Counting goes on after migration from where it was. */
 static void test_migration(void)
 {
-    uint64_t lat = RX_MWR_LATENCY | EV_PORTS(1) | EV_EN;
+    uint64_t lat = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT) |
+                   R_EVENT_CTRL_EVENT_EN_MASK;
     uint64_t ext;
     Pmu src, dst;
 
-    pmu_init(&src, "");
-    wrq(&src, EVENT_CTRL(2), lat);
-    wr(&src, INT_MASK(2), 0);
-    wr(&src, GLOBAL_CTRL, 1);
+    pmu_init(&src, "", NULL);
+    hisi_wrq(&src, HISI_PCIE_PMU_REG(EVENT_CTRL, 2), lat);
+    hisi_wr(&src, HISI_PCIE_PMU_REG(INT_MASK, 2), 0);
+    hisi_wr(&src, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
     qtest_clock_step(src.qts, 1000 * 1000);
-    ext = rdq(&src, EXT_CNT(2));
+    ext = hisi_rdq(&src, HISI_PCIE_PMU_REG(EXT_CNT, 2));
     g_assert_cmpuint(ext, ==, 1000);
     hisi_migrate(&src, &dst, pmu_init);
-    g_assert_cmphex(rdq(&dst, EVENT_CTRL(2)), ==, lat);
-    g_assert_cmphex(rd(&dst, INT_MASK(2)), ==, 0);
-    g_assert_cmpuint(rdq(&dst, EXT_CNT(2)), ==, ext);
+    g_assert_cmphex(hisi_rdq(&dst, HISI_PCIE_PMU_REG(EVENT_CTRL, 2)), ==,
+                    lat);
+    g_assert_cmphex(hisi_rd(&dst, HISI_PCIE_PMU_REG(INT_MASK, 2)), ==, 0);
+    g_assert_cmpuint(hisi_rdq(&dst, HISI_PCIE_PMU_REG(EXT_CNT, 2)), ==, ext);
     qtest_clock_step(dst.qts, 1000 * 1000);
-    g_assert_cmpuint(rdq(&dst, EXT_CNT(2)), ==, ext + 1000);
+    g_assert_cmpuint(hisi_rdq(&dst, HISI_PCIE_PMU_REG(EXT_CNT, 2)), ==,
+                     ext + 1000);
     hisi_fini(&dst);
     hisi_fini(&src);
 }
@@ -308,11 +531,27 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hisi-pcie-pmu/reset-values", test_reset_values);
-    qtest_add_func("/hisi-pcie-pmu/access-widths", test_access_widths);
-    qtest_add_func("/hisi-pcie-pmu/gating-and-exact-counts",
-                   test_gating_and_exact_counts);
-    qtest_add_func("/hisi-pcie-pmu/filters", test_filters);
-    qtest_add_func("/hisi-pcie-pmu/overflow", test_overflow);
+    qtest_add_func("/hisi-pcie-pmu/counter-halves", test_counter_halves);
+    qtest_add_func("/hisi-pcie-pmu/bad-accesses", test_bad_accesses);
+    qtest_add_func("/hisi-pcie-pmu/no-count-without-global-enable",
+                   test_no_count_without_global_enable);
+    qtest_add_func("/hisi-pcie-pmu/no-count-without-event-enable",
+                   test_no_count_without_event_enable);
+    qtest_add_func("/hisi-pcie-pmu/exact-latency", test_exact_latency);
+    qtest_add_func("/hisi-pcie-pmu/exact-bandwidth", test_exact_bandwidth);
+    qtest_add_func("/hisi-pcie-pmu/bandwidth-len-mode",
+                   test_bandwidth_len_mode);
+    qtest_add_func("/hisi-pcie-pmu/reset-cnt", test_reset_cnt);
+    qtest_add_func("/hisi-pcie-pmu/filter-other-port",
+                   test_filter_other_port);
+    qtest_add_func("/hisi-pcie-pmu/filter-requester", test_filter_requester);
+    qtest_add_func("/hisi-pcie-pmu/tx-mrd-latency", test_tx_mrd_latency);
+    qtest_add_func("/hisi-pcie-pmu/threshold", test_threshold);
+    qtest_add_func("/hisi-pcie-pmu/trigger", test_trigger);
+    qtest_add_func("/hisi-pcie-pmu/overflow-msi-when-due",
+                   test_overflow_msi_when_due);
+    qtest_add_func("/hisi-pcie-pmu/overflow-masked-msi-on-unmask",
+                   test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);
     qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
     return g_test_run();

@@ -10,247 +10,519 @@
 #include "qemu/osdep.h"
 #include "qemu/bitops.h"
 #include "hisi-qtest.h"
+#include "hw/hisilicon/hisi-ptt-regs.h"
 
 #define PTT_DEVFN           QPCI_DEVFN(8, 0)
 #define EDU_BDF             0x0100      /* behind the root port, bus 1 */
 
-#define TUNING_CTRL         0x0000
-#define TUNING_DATA         0x0004
-#define TRACE_ADDR_SIZE     0x0800
-#define TRACE_ADDR_BASE_LO(i) (0x0810 + 8 * (i))
-#define TRACE_ADDR_BASE_HI(i) (0x0814 + 8 * (i))
-#define TRACE_CTRL          0x0850
-#define TRACE_INT_STAT      0x0890
-#define TRACE_INT_MASK      0x0894
-#define TUNING_INT_STAT     0x0898
-#define TRACE_WR_STS        0x08a0
-#define TRACE_STS           0x08b0
-#define DEVICE_RANGE        0x0fe0
-#define LOCATION            0x0fe8
-
-#define CTRL_EN             BIT(0)
-#define CTRL_RST            BIT(1)
-#define CTRL_RXTX(d)        ((d) << 2)
-#define CTRL_TYPE(t)        ((t) << 4)
-#define CTRL_8DW            BIT(14)
-#define CTRL_REQUESTER      BIT(15)
-#define CTRL_TARGET(t)      ((uint32_t)(t) << 16)
+/* Port filter bit of root port 00:10.0 (slot 16 -> bit 0) */
+#define RP_PORT_BIT         0x1
 
 /* Guest RAM for the trace buffers */
 #define BUF_BASE            0x48000000ull
 #define BUF_SIZE            0x1000
+#define BUF_ADDR(buf)       (BUF_BASE + (uint64_t)(buf) * BUF_SIZE)
 
-/* Port filter bit of root port 00:10.0 (slot 16 -> bit 0) */
-#define RP_PORT_BIT         0x1
+/*
+ * What the driver's ABI defines, not the register map: its tune events
+ * (sysfs tune/), the levels they take, its trace options (perf's
+ * direction and type), and the records (Documentation/trace/hisi-ptt.rst).
+ */
+#define TUNE_QOS_TX_CPL     PTT_TUNE_EVENT(0x4, 3)
+#define TUNE_QOS_TX_NP      PTT_TUNE_EVENT(0x4, 4)
+#define TUNE_QOS_TX_P       PTT_TUNE_EVENT(0x4, 5)
+#define TUNE_RX_BUF_LEVEL   PTT_TUNE_EVENT(0x5, 6)
+#define TUNE_TX_BUF_LEVEL   PTT_TUNE_EVENT(0x5, 7)
+#define TUNE_UNKNOWN        PTT_TUNE_EVENT(0x4, 1)
+#define TUNE_LEVEL_RESET    1
+#define TUNE_LEVEL_MAX      2
+
+#define DIR_INBOUND         0   /* 4DW: inbound; reserved in 8DW */
+#define DIR_INBOUND_B       2   /* inbound P/NP/CPL B (4DW: and outbound) */
+#define TYPE_POSTED         0x1
+#define TYPE_ALL            0x7 /* P, NP, CPL */
+
+#define REC4_SIZE           16
+#define REC8_SIZE           32
+#define REC8_MARK           0xffffffff  /* DW0 of an 8DW record */
+#define REC8_TIME           28          /* its time stamp's offset */
+
+static const uint32_t tune_events[] = {
+    TUNE_QOS_TX_CPL, TUNE_QOS_TX_NP, TUNE_QOS_TX_P, TUNE_RX_BUF_LEVEL,
+    TUNE_TX_BUF_LEVEL,
+};
 
 typedef HisiDev Ptt;
 
-static void ptt_init(Ptt *p, const char *extra)
-{
-    g_autofree char *args = g_strdup_printf(
-        "-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10 "
-        "-device edu,bus=rp0 -device hisi-ptt,bus=pcie.0,addr=0x8%s", extra);
+/* A trace as the driver sets it up: what TRACE_CTRL gets */
+typedef struct PttTrace {
+    unsigned dir;
+    unsigned type;
+    bool fmt_8dw;
+    bool requester;     /* @target is a requester's BDF, not root ports */
+    uint16_t target;
+} PttTrace;
 
+/* Every TLP type through the root port, in the 4DW and 8DW formats */
+static const PttTrace rp_4dw = {
+    .dir = DIR_INBOUND_B, .type = TYPE_ALL, .target = RP_PORT_BIT,
+};
+static const PttTrace rp_8dw = {
+    .dir = DIR_INBOUND_B, .type = TYPE_ALL, .fmt_8dw = true,
+    .target = RP_PORT_BIT,
+};
+/* Inbound TLPs only: the 4DW direction 0 */
+static const PttTrace rp_inbound_4dw = {
+    .dir = DIR_INBOUND, .type = TYPE_ALL, .target = RP_PORT_BIT,
+};
+/* Only the DMA writes of the edu endpoint: 8DW, inbound, posted */
+static const PttTrace edu_dma_writes = {
+    .dir = DIR_INBOUND_B, .type = TYPE_POSTED, .fmt_8dw = true,
+    .requester = true, .target = EDU_BDF,
+};
+
+static uint32_t ptt_ctrl(PttTrace t)
+{
+    uint32_t ctrl = FIELD_DP32(0, TRACE_CTRL, RXTX_SEL, t.dir);
+
+    ctrl = FIELD_DP32(ctrl, TRACE_CTRL, TYPE_SEL, t.type);
+    ctrl = FIELD_DP32(ctrl, TRACE_CTRL, DATA_FORMAT, t.fmt_8dw);
+    ctrl = FIELD_DP32(ctrl, TRACE_CTRL, FILTER_MODE, t.requester);
+    return FIELD_DP32(ctrl, TRACE_CTRL, TARGET_SEL, t.target);
+}
+
+/*
+ * QEMU with the PTT at 00:08.0 and an edu endpoint behind root port
+ * 00:10.0: @props go on the PTT's -device option, then the QEMU arguments
+ * up to a NULL.
+ */
+static void G_GNUC_NULL_TERMINATED ptt_init(Ptt *p, const char *props, ...)
+{
+    g_autoptr(GPtrArray) args = hisi_args_new();
+    va_list ap;
+
+    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device", "edu,bus=rp0",
+                  "-device", NULL);
+    hisi_args_addf(args, "hisi-ptt,bus=pcie.0,addr=0x8%s", props);
+    va_start(ap, props);
+    hisi_args_add_valist(args, ap);
+    va_end(ap);
     hisi_init(p, PTT_DEVFN, args);
 }
 
-/* The driver's buffer set-up and trace start (hisi_ptt_trace_start) */
-static void ptt_start(Ptt *p, uint32_t ctrl)
+static bool ptt_idle(Ptt *p)
 {
-    for (int i = 0; i < 4; i++) {
-        wr(p, TRACE_ADDR_BASE_LO(i), (uint32_t)(BUF_BASE + i * BUF_SIZE));
-        wr(p, TRACE_ADDR_BASE_HI(i), (BUF_BASE + i * BUF_SIZE) >> 32);
+    return FIELD_EX32(hisi_rd(p, A_TRACE_STS), TRACE_STS, IDLE);
+}
+
+/* Where the write status @sts is in the ring of buffers, in bytes */
+static uint32_t ptt_ring_pos(uint32_t sts)
+{
+    return FIELD_EX32(sts, TRACE_WR_STS, BUFFER) * BUF_SIZE +
+           FIELD_EX32(sts, TRACE_WR_STS, WRITE);
+}
+
+/* The driver's buffer set-up and trace start (hisi_ptt_trace_start) */
+static void ptt_start(Ptt *p, PttTrace t)
+{
+    for (int i = 0; i < HISI_PTT_NUM_BUFS; i++) {
+        hisi_wr(p, TRACE_ADDR_BASE_LO(i), (uint32_t)BUF_ADDR(i));
+        hisi_wr(p, TRACE_ADDR_BASE_HI(i), BUF_ADDR(i) >> 32);
     }
-    wr(p, TRACE_ADDR_SIZE, BUF_SIZE);
-    g_assert_cmphex(rd(p, TRACE_STS) & 1, ==, 1);
-    wr(p, TRACE_CTRL, rd(p, TRACE_CTRL) | CTRL_RST);
-    g_assert_cmphex(rd(p, TRACE_WR_STS), ==, 0);
-    wr(p, TRACE_CTRL, rd(p, TRACE_CTRL) & ~CTRL_RST);
-    wr(p, TRACE_INT_STAT, 0xf);
-    wr(p, TRACE_INT_MASK, 0);
-    msi_taken(p);
-    wr(p, TRACE_CTRL, ctrl | CTRL_EN);
+    hisi_wr(p, A_TRACE_ADDR_SIZE, BUF_SIZE);
+    g_assert_true(ptt_idle(p));
+    hisi_wr(p, A_TRACE_CTRL,
+            hisi_rd(p, A_TRACE_CTRL) | R_TRACE_CTRL_RST_MASK);
+    g_assert_cmphex(hisi_rd(p, A_TRACE_WR_STS), ==, 0);
+    hisi_wr(p, A_TRACE_CTRL,
+            hisi_rd(p, A_TRACE_CTRL) & ~R_TRACE_CTRL_RST_MASK);
+    hisi_wr(p, A_TRACE_INT_STAT, R_TRACE_INT_STAT_BUFS_MASK);
+    hisi_wr(p, A_TRACE_INT_MASK, 0);
+    hisi_msi_taken(p);
+    hisi_wr(p, A_TRACE_CTRL, ptt_ctrl(t) | R_TRACE_CTRL_EN_MASK);
+}
+
+static void ptt_stop(Ptt *p)
+{
+    hisi_wr(p, A_TRACE_CTRL, 0);
 }
 
 static void test_reset_values(void)
 {
+    uint32_t range, location;
     Ptt p;
 
-    ptt_init(&p, ",sicl-id=3,core-id=7,rp-bdf-min=0x80,rp-bdf-max=0x9f");
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_VENDOR_ID), ==, 0x19e5);
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==, 0xa12e);
-    g_assert_cmphex(rd(&p, TUNING_CTRL), ==, 0);
-    g_assert_cmphex(rd(&p, TUNING_DATA), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_ADDR_SIZE), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_ADDR_BASE_LO(0)), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_ADDR_BASE_HI(3)), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_CTRL), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_INT_MASK), ==, 0xf);
-    g_assert_cmphex(rd(&p, TUNING_INT_STAT), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_STS), ==, 1);
-    g_assert_cmphex(rd(&p, DEVICE_RANGE), ==, 0x009f0080);
-    g_assert_cmphex(rd(&p, LOCATION), ==, 0x00030007);
+    ptt_init(&p, ",sicl-id=3,core-id=7,rp-bdf-min=0x80,rp-bdf-max=0x9f",
+             NULL);
+    g_assert_cmphex(qpci_config_readw(p.dev, PCI_VENDOR_ID), ==,
+                    HISI_PTT_VENDOR_ID);
+    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==,
+                    HISI_PTT_DEVICE_ID);
+    g_assert_cmphex(hisi_rd(&p, A_TUNING_CTRL), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TUNING_DATA), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_ADDR_SIZE), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, TRACE_ADDR_BASE_LO(0)), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, TRACE_ADDR_BASE_HI(3)), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_CTRL), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, 0);
+    /* every buffer's interrupt masked */
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_MASK), ==,
+                    R_TRACE_INT_MASK_BUFS_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_TUNING_INT_STAT), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_STS), ==, R_TRACE_STS_IDLE_MASK);
+    range = hisi_rd(&p, A_DEVICE_RANGE);
+    g_assert_cmphex(FIELD_EX32(range, DEVICE_RANGE, LOWER), ==, 0x80);
+    g_assert_cmphex(FIELD_EX32(range, DEVICE_RANGE, UPPER), ==, 0x9f);
+    location = hisi_rd(&p, A_LOCATION);
+    g_assert_cmphex(FIELD_EX32(location, LOCATION, SICL_ID), ==, 3);
+    g_assert_cmphex(FIELD_EX32(location, LOCATION, CORE_ID), ==, 7);
     hisi_fini(&p);
 }
 
-static uint32_t tune(Ptt *p, uint32_t code, uint32_t data)
+/*
+ * The driver's tune: select @event, write @data (TUNING_DATA_READ_REQ
+ * asks for the value); the value TUNING_DATA then holds.
+ */
+static uint32_t ptt_tune(Ptt *p, uint32_t event, uint32_t data)
 {
-    uint32_t ctrl = rd(p, TUNING_CTRL);
+    uint32_t ctrl = hisi_rd(p, A_TUNING_CTRL);
 
-    wr(p, TUNING_CTRL, (ctrl & ~0xffffffu) | code);
-    wr(p, TUNING_DATA, data);
-    g_assert_cmphex(rd(p, TUNING_INT_STAT) & 1, ==, 0);
-    return rd(p, TUNING_DATA) & 0xffff;
+    ctrl &= ~(R_TUNING_CTRL_CODE_MASK | R_TUNING_CTRL_SUB_MASK);
+    hisi_wr(p, A_TUNING_CTRL, ctrl | event);
+    hisi_wr(p, A_TUNING_DATA, data);
+    g_assert_false(FIELD_EX32(hisi_rd(p, A_TUNING_INT_STAT), TUNING_INT_STAT,
+                              BUSY));
+    return FIELD_EX32(hisi_rd(p, A_TUNING_DATA), TUNING_DATA, VAL);
 }
 
-static void test_tune(void)
+static uint32_t ptt_tune_read(Ptt *p, uint32_t event)
 {
-    static const uint32_t codes[] = {
-        0x30004, 0x40004, 0x50004, 0x60005, 0x70005,
-    };
+    return ptt_tune(p, event, TUNING_DATA_READ_REQ);
+}
+
+/* Each event reads its reset level, takes a level, clamps one too high */
+static void test_tune_levels(void)
+{
     Ptt p;
 
-    ptt_init(&p, "");
-    for (int i = 0; i < ARRAY_SIZE(codes); i++) {
-        g_assert_cmpuint(tune(&p, codes[i], 0xffffffff), ==, 1);
-        tune(&p, codes[i], 0);
-        g_assert_cmpuint(tune(&p, codes[i], 0xffffffff), ==, 0);
-        tune(&p, codes[i], 9);          /* clamped */
-        g_assert_cmpuint(tune(&p, codes[i], 0xffffffff), ==, 2);
+    ptt_init(&p, "", NULL);
+    for (int i = 0; i < ARRAY_SIZE(tune_events); i++) {
+        g_test_message("tune event 0x%06x", tune_events[i]);
+        g_assert_cmpuint(ptt_tune_read(&p, tune_events[i]), ==,
+                         TUNE_LEVEL_RESET);
+        ptt_tune(&p, tune_events[i], 0);
+        g_assert_cmpuint(ptt_tune_read(&p, tune_events[i]), ==, 0);
+        ptt_tune(&p, tune_events[i], 9);
+        g_assert_cmpuint(ptt_tune_read(&p, tune_events[i]), ==,
+                         TUNE_LEVEL_MAX);
     }
-    /* The events are independent. */
-    tune(&p, codes[0], 0);
-    g_assert_cmpuint(tune(&p, codes[1], 0xffffffff), ==, 2);
-    /* Bits 31:24 are kept; an unknown event reads 0. */
-    wr(&p, TUNING_CTRL, 0xab000000 | codes[2]);
-    g_assert_cmphex(rd(&p, TUNING_CTRL), ==, 0xab000000 | codes[2]);
-    g_assert_cmpuint(tune(&p, 0x10004, 0xffffffff), ==, 0);
     hisi_fini(&p);
 }
 
-static void test_rst_idle_wr_sts(void)
+static void test_tune_events_independent(void)
 {
     Ptt p;
-    uint32_t sts;
 
-    ptt_init(&p, "");
-    ptt_start(&p, CTRL_RXTX(0) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 0);
+    ptt_init(&p, "", NULL);
+    for (int i = 0; i < ARRAY_SIZE(tune_events); i++) {
+        ptt_tune(&p, tune_events[i], TUNE_LEVEL_MAX);
+    }
+    ptt_tune(&p, tune_events[0], 0);
+    for (int i = 1; i < ARRAY_SIZE(tune_events); i++) {
+        g_assert_cmpuint(ptt_tune_read(&p, tune_events[i]), ==,
+                         TUNE_LEVEL_MAX);
+    }
+    g_assert_cmpuint(ptt_tune_read(&p, tune_events[0]), ==, 0);
+    hisi_fini(&p);
+}
+
+/* TUNING_CTRL keeps the bits above the event's code and sub-event. */
+static void test_tune_ctrl_upper_bits(void)
+{
+    uint32_t upper = 0xabu << (R_TUNING_CTRL_SUB_SHIFT +
+                               R_TUNING_CTRL_SUB_LENGTH);
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    hisi_wr(&p, A_TUNING_CTRL, upper | TUNE_QOS_TX_P);
+    g_assert_cmphex(hisi_rd(&p, A_TUNING_CTRL), ==, upper | TUNE_QOS_TX_P);
+    g_assert_cmpuint(ptt_tune_read(&p, TUNE_QOS_TX_P), ==, TUNE_LEVEL_RESET);
+    g_assert_cmphex(hisi_rd(&p, A_TUNING_CTRL), ==, upper | TUNE_QOS_TX_P);
+    hisi_fini(&p);
+}
+
+/* An unknown event reads 0, and writing it changes no event's level. */
+static void test_tune_unknown_event(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_tune(&p, TUNE_QOS_TX_CPL, 0);
+    g_assert_cmpuint(ptt_tune_read(&p, TUNE_UNKNOWN), ==, 0);
+    g_assert_cmpuint(ptt_tune(&p, TUNE_UNKNOWN, TUNE_LEVEL_MAX), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TUNING_CTRL), ==, TUNE_UNKNOWN);
+    g_assert_cmpuint(ptt_tune_read(&p, TUNE_QOS_TX_CPL), ==, 0);
+    for (int i = 1; i < ARRAY_SIZE(tune_events); i++) {
+        g_assert_cmpuint(ptt_tune_read(&p, tune_events[i]), ==,
+                         TUNE_LEVEL_RESET);
+    }
+    /* and tuning still works */
+    g_assert_cmpuint(ptt_tune(&p, TUNE_QOS_TX_NP, TUNE_LEVEL_MAX), ==,
+                     TUNE_LEVEL_MAX);
+    hisi_fini(&p);
+}
+
+/* Busy while tracing, idle at once when stopped */
+static void test_idle_follows_trace(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_inbound_4dw);
+    g_assert_false(ptt_idle(&p));
+    qtest_clock_step(p.qts, 100 * 1000);
+    g_assert_false(ptt_idle(&p));
+    ptt_stop(&p);
+    g_assert_true(ptt_idle(&p));
+    hisi_fini(&p);
+}
+
+/* The write status counts whole records into the first buffer. */
+static void test_wr_sts_counts_records(void)
+{
+    uint32_t sts;
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_inbound_4dw);
     qtest_clock_step(p.qts, 100 * 1000);        /* 100 us: ~31 records */
-    sts = rd(&p, TRACE_WR_STS);
-    g_assert_cmphex(sts >> 28, ==, 0);
-    g_assert_cmpuint(sts & 0xfffffff, >, 0);
-    g_assert_cmpuint(sts % 16, ==, 0);
-    /* Stop: idle at once, the write status stays for the driver. */
-    wr(&p, TRACE_CTRL, 0);
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
-    sts = rd(&p, TRACE_WR_STS);
+    sts = hisi_rd(&p, A_TRACE_WR_STS);
+    g_assert_cmphex(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 0);
+    g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, WRITE), >, 0);
+    g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, WRITE) % REC4_SIZE, ==,
+                     0);
+    hisi_fini(&p);
+}
+
+/* Stopped, the write status stays for the driver. */
+static void test_wr_sts_kept_after_stop(void)
+{
+    uint32_t sts;
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_inbound_4dw);
+    qtest_clock_step(p.qts, 100 * 1000);
+    ptt_stop(&p);
+    sts = hisi_rd(&p, A_TRACE_WR_STS);
+    g_assert_cmphex(sts, !=, 0);
     qtest_clock_step(p.qts, 10 * 1000 * 1000);
-    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, sts);
-    /* Only RST clears it. */
-    wr(&p, TRACE_CTRL, CTRL_RST);
-    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, sts);
+    hisi_fini(&p);
+}
+
+static void test_rst_clears_wr_sts(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_inbound_4dw);
+    qtest_clock_step(p.qts, 100 * 1000);
+    ptt_stop(&p);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), !=, 0);
+    hisi_wr(&p, A_TRACE_CTRL, R_TRACE_CTRL_RST_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, 0);
+    hisi_fini(&p);
+}
+
+/*
+ * Step the clock until a buffer's status is set; whether an MSI came
+ * before it.
+ */
+static bool ptt_wait_buffer_full(Ptt *p)
+{
+    bool early_msi = false;
+
+    for (int steps = 0; !(hisi_rd(p, A_TRACE_INT_STAT) &
+                          R_TRACE_INT_STAT_BUFS_MASK); steps++) {
+        g_assert_cmpint(steps, <, 1000);
+        early_msi |= hisi_msi_taken(p);
+        qtest_clock_step(p->qts, 20 * 1000);
+    }
+    return early_msi;
+}
+
+/* Buffers 0, 1, 2, 3, then 0 again: a status bit each, W1C */
+static void test_ring_order(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_8dw);
+    for (int round = 0; round < 6; round++) {
+        unsigned buf = round % HISI_PTT_NUM_BUFS;
+
+        ptt_wait_buffer_full(&p);
+        g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(buf));
+        g_assert_cmphex(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                                   BUFFER), ==,
+                        (buf + 1) % HISI_PTT_NUM_BUFS);
+        hisi_wr(&p, A_TRACE_INT_STAT, BIT(buf));
+        g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, 0);
+    }
+    ptt_stop(&p);
     hisi_fini(&p);
 }
 
 /* Time stamp of 8DW record @n of buffer @buf */
-static uint32_t rec8_time(Ptt *p, int buf, int n)
+static uint32_t ptt_rec8_time(Ptt *p, int buf, int n)
 {
-    return qtest_readl(p->qts, BUF_BASE + buf * BUF_SIZE + n * 32 + 28);
+    return qtest_readl(p->qts, BUF_ADDR(buf) + n * REC8_SIZE + REC8_TIME);
 }
 
-static void test_ring_order_and_msi(void)
+/* 8DW records, in time order across buffers too */
+static void test_records_in_time_order(void)
 {
-    Ptt p;
     uint32_t last_time = 0;
+    Ptt p;
 
-    ptt_init(&p, "");
-    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_8DW |
-              CTRL_TARGET(RP_PORT_BIT));
-    /* Buffers 0, 1, 2, 3, then 0 again: one MSI and one status bit each. */
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_8dw);
     for (int round = 0; round < 6; round++) {
-        int buf = round % 4;
-        int steps = 0;
+        unsigned buf = round % HISI_PTT_NUM_BUFS;
 
-        while (!(rd(&p, TRACE_INT_STAT) & 0xf)) {
-            g_assert_false(msi_taken(&p));
-            qtest_clock_step(p.qts, 20 * 1000);
-            g_assert_cmpint(++steps, <, 1000);
+        ptt_wait_buffer_full(&p);
+        for (int n = 0; n < BUF_SIZE / REC8_SIZE; n++) {
+            g_assert_cmphex(qtest_readl(p.qts, BUF_ADDR(buf) +
+                                        n * REC8_SIZE), ==, REC8_MARK);
+            g_assert_cmpuint(ptt_rec8_time(&p, buf, n), >=, last_time);
+            last_time = ptt_rec8_time(&p, buf, n);
         }
-        g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, BIT(buf));
-        g_assert_true(msi_taken(&p));
-        g_assert_cmphex(rd(&p, TRACE_WR_STS) >> 28, ==, (buf + 1) % 4);
-        /* Records in time order, across buffers too */
-        for (int n = 0; n < BUF_SIZE / 32; n++) {
-            g_assert_cmphex(qtest_readl(p.qts, BUF_BASE + buf * BUF_SIZE +
-                                        n * 32), ==, 0xffffffff);
-            g_assert_cmpuint(rec8_time(&p, buf, n), >=, last_time);
-            last_time = rec8_time(&p, buf, n);
-        }
-        wr(&p, TRACE_INT_STAT, BIT(buf));          /* W1C */
-        g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0);
+        hisi_wr(&p, A_TRACE_INT_STAT, BIT(buf));
     }
-    wr(&p, TRACE_CTRL, 0);
+    ptt_stop(&p);
     hisi_fini(&p);
 }
 
-static void test_stall_and_mask(void)
+/* One MSI per full buffer, none before */
+static void test_msi_per_full_buffer(void)
 {
     Ptt p;
 
-    ptt_init(&p, "");
-    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
-    wr(&p, TRACE_INT_MASK, 0x2);            /* buffer 1 masked */
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_8dw);
+    for (int round = 0; round < 6; round++) {
+        unsigned buf = round % HISI_PTT_NUM_BUFS;
+
+        g_assert_false(ptt_wait_buffer_full(&p));
+        g_assert_true(hisi_msi_taken(&p));
+        hisi_wr(&p, A_TRACE_INT_STAT, BIT(buf));
+    }
+    ptt_stop(&p);
+    hisi_fini(&p);
+}
+
+/*
+ * While buffer 0's status is set, buffer 1 waits one record short;
+ * writing 0 releases nothing, the W1C write of bit 0 lets it end.
+ */
+static void test_stall_until_released(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_4dw);
     qtest_clock_step(p.qts, 100 * 1000 * 1000);
-    /* Buffer 0 completed; buffer 1 waits one record short. */
-    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0x1);
-    g_assert_true(msi_taken(&p));
-    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, (1u << 28) | (BUF_SIZE - 16));
-    /* Writing 0 clears nothing; the W1C write of bit 0 lets buffer 1 end. */
-    wr(&p, TRACE_INT_STAT, 0);
-    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0x1);
-    wr(&p, TRACE_INT_STAT, 0x1);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(0));
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_cmphex(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                               BUFFER), ==, 1);
+    g_assert_cmphex(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                               WRITE), ==, BUF_SIZE - REC4_SIZE);
+    hisi_wr(&p, A_TRACE_INT_STAT, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(0));
+    hisi_wr(&p, A_TRACE_INT_STAT, BIT(0));
     qtest_clock_step(p.qts, 1000 * 1000);
-    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0x2);
-    g_assert_false(msi_taken(&p));          /* masked */
-    wr(&p, TRACE_INT_MASK, 0);              /* unmasked while pending */
-    g_assert_true(msi_taken(&p));
-    wr(&p, TRACE_CTRL, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(1));
+    ptt_stop(&p);
     hisi_fini(&p);
 }
 
-/* Bytes traced in 1 ms with @ctrl */
-static uint32_t traced_1ms(Ptt *p, uint32_t ctrl)
-{
-    uint32_t sts;
-
-    ptt_start(p, ctrl);
-    qtest_clock_step(p->qts, 1000 * 1000);
-    wr(p, TRACE_CTRL, 0);
-    sts = rd(p, TRACE_WR_STS);
-    return (sts >> 28) * BUF_SIZE + (sts & 0xfffffff);
-}
-
-static void test_filters(void)
+/* A masked buffer: its status, no MSI; unmasked while pending: the MSI */
+static void test_masked_buffer_msi_on_unmask(void)
 {
     Ptt p;
-    uint32_t all = CTRL_RXTX(2) | CTRL_TYPE(7);
 
-    ptt_init(&p, "");
-    wr(&p, TRACE_INT_MASK, 0xf);
-    g_assert_cmpuint(traced_1ms(&p, all | CTRL_TARGET(RP_PORT_BIT)), >, 0);
-    g_assert_cmpuint(traced_1ms(&p, all | CTRL_TARGET(0x4)), ==, 0);
-    g_assert_cmpuint(traced_1ms(&p, all | CTRL_REQUESTER |
-                                CTRL_TARGET(EDU_BDF)), >, 0);
-    g_assert_cmpuint(traced_1ms(&p, all | CTRL_REQUESTER |
-                                CTRL_TARGET(EDU_BDF + 1)), ==, 0);
-    /* No type selected, or 8DW with the reserved direction 0: nothing */
-    g_assert_cmpuint(traced_1ms(&p, CTRL_RXTX(2) |
-                                CTRL_TARGET(RP_PORT_BIT)), ==, 0);
-    g_assert_cmpuint(traced_1ms(&p, CTRL_RXTX(0) | CTRL_TYPE(7) | CTRL_8DW |
-                                CTRL_TARGET(RP_PORT_BIT)), ==, 0);
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_4dw);
+    hisi_wr(&p, A_TRACE_INT_MASK, BIT(1));
+    qtest_clock_step(p.qts, 100 * 1000 * 1000);
+    g_assert_true(hisi_msi_taken(&p));          /* buffer 0's */
+    hisi_wr(&p, A_TRACE_INT_STAT, BIT(0));
+    qtest_clock_step(p.qts, 1000 * 1000);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(1));
+    g_assert_false(hisi_msi_taken(&p));
+    hisi_wr(&p, A_TRACE_INT_MASK, 0);
+    g_assert_true(hisi_msi_taken(&p));
+    ptt_stop(&p);
+    hisi_fini(&p);
+}
+
+/* Bytes traced in 1 ms of @t */
+static uint32_t ptt_traced_1ms(Ptt *p, PttTrace t)
+{
+    ptt_start(p, t);
+    qtest_clock_step(p->qts, 1000 * 1000);
+    ptt_stop(p);
+    return ptt_ring_pos(hisi_rd(p, A_TRACE_WR_STS));
+}
+
+static void test_filter_root_port(void)
+{
+    PttTrace other_port = rp_4dw;
+    Ptt p;
+
+    other_port.target = BIT(2);
+    ptt_init(&p, "", NULL);
+    g_assert_cmpuint(ptt_traced_1ms(&p, rp_4dw), >, 0);
+    g_assert_cmpuint(ptt_traced_1ms(&p, other_port), ==, 0);
+    hisi_fini(&p);
+}
+
+static void test_filter_requester(void)
+{
+    PttTrace edu = { .dir = DIR_INBOUND_B, .type = TYPE_ALL,
+                     .requester = true, .target = EDU_BDF };
+    PttTrace other = edu;
+    Ptt p;
+
+    other.target = EDU_BDF + 1;
+    ptt_init(&p, "", NULL);
+    g_assert_cmpuint(ptt_traced_1ms(&p, edu), >, 0);
+    g_assert_cmpuint(ptt_traced_1ms(&p, other), ==, 0);
+    hisi_fini(&p);
+}
+
+static void test_no_type_traces_nothing(void)
+{
+    PttTrace no_type = rp_4dw;
+    Ptt p;
+
+    no_type.type = 0;
+    ptt_init(&p, "", NULL);
+    g_assert_cmpuint(ptt_traced_1ms(&p, no_type), ==, 0);
+    hisi_fini(&p);
+}
+
+static void test_8dw_direction_0_traces_nothing(void)
+{
+    PttTrace reserved = rp_inbound_4dw;
+    Ptt p;
+
+    reserved.fmt_8dw = true;
+    ptt_init(&p, "", NULL);
+    g_assert_cmpuint(ptt_traced_1ms(&p, reserved), ==, 0);
     hisi_fini(&p);
 }
 
@@ -259,16 +531,16 @@ static void test_no_dma_without_bus_master(void)
     Ptt p;
     uint16_t cmd;
 
-    ptt_init(&p, "");
+    ptt_init(&p, "", NULL);
     cmd = qpci_config_readw(p.dev, PCI_COMMAND);
     qpci_config_writew(p.dev, PCI_COMMAND, cmd & ~PCI_COMMAND_MASTER);
     qtest_writel(p.qts, BUF_BASE, 0);
-    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+    ptt_start(&p, rp_4dw);
     qtest_clock_step(p.qts, 1000 * 1000);
     /* The trace stops at the first DMA; nothing reaches memory. */
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    g_assert_true(ptt_idle(&p));
     g_assert_cmphex(qtest_readl(p.qts, BUF_BASE), ==, 0);
-    g_assert_false(msi_taken(&p));
+    g_assert_false(hisi_msi_taken(&p));
     hisi_fini(&p);
 }
 
@@ -276,93 +548,195 @@ static void test_bad_dma_address(void)
 {
     Ptt p;
 
-    ptt_init(&p, "");
-    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_4dw);
     /* Buffer 1 points at nothing; buffer 0 works. */
-    wr(&p, TRACE_CTRL, 0);
-    wr(&p, TRACE_ADDR_BASE_HI(1), 0xdead);
-    wr(&p, TRACE_CTRL, CTRL_RST);
-    wr(&p, TRACE_CTRL, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_EN |
-       CTRL_TARGET(RP_PORT_BIT));
+    ptt_stop(&p);
+    hisi_wr(&p, TRACE_ADDR_BASE_HI(1), 0xdead);
+    hisi_wr(&p, A_TRACE_CTRL, R_TRACE_CTRL_RST_MASK);
+    hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_4dw) | R_TRACE_CTRL_EN_MASK);
     qtest_clock_step(p.qts, 100 * 1000 * 1000);
-    wr(&p, TRACE_INT_STAT, 0x1);
+    hisi_wr(&p, A_TRACE_INT_STAT, BIT(0));
     qtest_clock_step(p.qts, 100 * 1000 * 1000);
     /* The first write to buffer 1 failed: the trace stopped there. */
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
-    g_assert_cmphex(rd(&p, TRACE_WR_STS) >> 28, ==, 1);
-    g_assert_cmphex(rd(&p, TRACE_INT_STAT), ==, 0);
+    g_assert_true(ptt_idle(&p));
+    g_assert_cmphex(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                               BUFFER), ==, 1);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, 0);
+    /* With buffer 1 in RAM again, a new trace fills it. */
+    ptt_start(&p, rp_4dw);
+    ptt_wait_buffer_full(&p);
+    hisi_wr(&p, A_TRACE_INT_STAT, BIT(0));
+    ptt_wait_buffer_full(&p);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(1));
+    ptt_stop(&p);
     hisi_fini(&p);
 }
 
-/* Settings a driver would not make: no crash, no DMA past a buffer */
-static void test_bad_settings(void)
+/* A setting changed while tracing is ignored; the trace goes on as it was */
+static void test_ctrl_change_while_tracing(void)
 {
-    uint32_t ctrl = CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT);
+    uint32_t ctrl = ptt_ctrl(rp_4dw) | R_TRACE_CTRL_EN_MASK;
+    uint32_t written;
     Ptt p;
 
-    ptt_init(&p, "");
-    qtest_writel(p.qts, BUF_BASE + BUF_SIZE / 2, 0x5a5a5a5a);
-    ptt_start(&p, ctrl);
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_4dw);
     qtest_clock_step(p.qts, 100 * 1000);
-    /* Format changed while tracing: ignored */
-    wr(&p, TRACE_CTRL, ctrl | CTRL_8DW | CTRL_EN);
-    g_assert_cmphex(rd(&p, TRACE_CTRL), ==, ctrl | CTRL_EN);
-    /* Stop at an offset, shrink the buffers, start again without RST */
-    wr(&p, TRACE_CTRL, 0);
-    g_assert_cmpuint(rd(&p, TRACE_WR_STS), >, 16);
-    wr(&p, TRACE_ADDR_SIZE, 16);
-    wr(&p, TRACE_INT_MASK, 0xf);
-    wr(&p, TRACE_CTRL, ctrl | CTRL_8DW | CTRL_EN);
-    qtest_clock_step(p.qts, 10 * 1000 * 1000);
-    /* Buffers of 16 bytes cannot hold an 8DW record: not started */
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
-    wr(&p, TRACE_CTRL, ctrl | CTRL_EN);
-    qtest_clock_step(p.qts, 10 * 1000 * 1000);
-    /* One 4DW record per buffer, from offset 0, never past the end */
-    g_assert_cmphex(rd(&p, TRACE_WR_STS) & 0xfffffff, ==, 0);
-    g_assert_cmphex(qtest_readl(p.qts, BUF_BASE + BUF_SIZE / 2), ==,
-                    0x5a5a5a5a);
-    wr(&p, TRACE_CTRL, 0);
+    hisi_wr(&p, A_TRACE_CTRL, ctrl | R_TRACE_CTRL_DATA_FORMAT_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_CTRL), ==, ctrl);
+    written = FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS, WRITE);
+    qtest_clock_step(p.qts, 100 * 1000);
+    g_assert_false(ptt_idle(&p));
+    g_assert_cmpuint(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                                WRITE), >, written);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_CTRL), ==, ctrl);
+    ptt_stop(&p);
     hisi_fini(&p);
 }
 
+/* Trace 4DW for 100 us, stop, and shrink the buffers to one 4DW record */
+static uint32_t ptt_stop_and_shrink(Ptt *p)
+{
+    uint32_t sts;
+
+    ptt_start(p, rp_4dw);
+    qtest_clock_step(p->qts, 100 * 1000);
+    ptt_stop(p);
+    sts = hisi_rd(p, A_TRACE_WR_STS);
+    g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, WRITE), >, REC4_SIZE);
+    hisi_wr(p, A_TRACE_ADDR_SIZE, REC4_SIZE);
+    hisi_wr(p, A_TRACE_INT_MASK, R_TRACE_INT_MASK_BUFS_MASK);
+    return sts;
+}
+
+/* Buffers too small for an 8DW record: the trace is not started. */
+static void test_8dw_small_buffers_not_started(void)
+{
+    PttTrace t = rp_4dw;
+    uint32_t sts;
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    sts = ptt_stop_and_shrink(&p);
+    t.fmt_8dw = true;
+    hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(t) | R_TRACE_CTRL_EN_MASK);
+    qtest_clock_step(p.qts, 10 * 1000 * 1000);
+    g_assert_true(ptt_idle(&p));
+    g_assert_false(FIELD_EX32(hisi_rd(&p, A_TRACE_CTRL), TRACE_CTRL, EN));
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, sts);
+    hisi_fini(&p);
+}
+
+/*
+ * Started again without RST at an offset past the shrunk buffers' end:
+ * one 4DW record per buffer, from offset 0, never past the end.
+ */
+static void test_restart_without_rst_from_offset_0(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    qtest_writel(p.qts, BUF_BASE + BUF_SIZE / 2, 0x5a5a5a5a);
+    ptt_stop_and_shrink(&p);
+    hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_4dw) | R_TRACE_CTRL_EN_MASK);
+    qtest_clock_step(p.qts, 10 * 1000 * 1000);
+    g_assert_cmphex(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                               WRITE), ==, 0);
+    g_assert_cmphex(qtest_readl(p.qts, BUF_BASE + BUF_SIZE / 2), ==,
+                    0x5a5a5a5a);
+    ptt_stop(&p);
+    hisi_fini(&p);
+}
+
+/* Started with no buffers: not started; with buffers later, it traces. */
 static void test_no_buffers(void)
 {
     Ptt p;
 
-    ptt_init(&p, "");
-    wr(&p, TRACE_CTRL, CTRL_RXTX(0) | CTRL_TYPE(7) | CTRL_EN |
-       CTRL_TARGET(RP_PORT_BIT));
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    ptt_init(&p, "", NULL);
+    hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_inbound_4dw) |
+            R_TRACE_CTRL_EN_MASK);
+    g_assert_true(ptt_idle(&p));
     qtest_clock_step(p.qts, 1000 * 1000);
-    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, 0);
+    ptt_start(&p, rp_inbound_4dw);
+    qtest_clock_step(p.qts, 100 * 1000);
+    g_assert_cmpuint(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                                WRITE), >, 0);
     hisi_fini(&p);
 }
 
+/* After LOCATION: no register there */
+#define UNKNOWN_REG         0x0ffc
+
+/* Every register */
+static void ptt_snapshot_all(HisiSnapshot *s)
+{
+    static const uint64_t regs[] = {
+        A_TUNING_CTRL, A_TUNING_DATA, A_TRACE_ADDR_SIZE, A_TRACE_CTRL,
+        A_TRACE_INT_STAT, A_TRACE_INT_MASK, A_TUNING_INT_STAT,
+        A_TRACE_WR_STS, A_TRACE_STS, A_DEVICE_RANGE, A_LOCATION,
+    };
+
+    for (int i = 0; i < ARRAY_SIZE(regs); i++) {
+        hisi_snapshot_add(s, regs[i]);
+    }
+    for (int i = 0; i < HISI_PTT_NUM_BUFS; i++) {
+        hisi_snapshot_add(s, TRACE_ADDR_BASE_LO(i));
+        hisi_snapshot_add(s, TRACE_ADDR_BASE_HI(i));
+    }
+}
+
+/*
+ * Byte and halfword accesses, unaligned or unknown offsets, writes to
+ * read-only registers: logged, no effect. (A 64-bit access is two 32-bit
+ * ones: the registers are 32 bits, .valid.max_access_size.)
+ */
 static void test_bad_accesses(void)
 {
+    HisiSnapshot before = { 0 };
     Ptt p;
 
-    ptt_init(&p, "");
-    /* Other widths and unaligned or unknown offsets: logged, no effect */
-    g_assert_cmphex(qpci_io_readb(p.dev, p.bar, TRACE_STS), ==, 0);
-    g_assert_cmphex(qpci_io_readw(p.dev, p.bar, TRACE_STS), ==, 0);
-    /* One 64-bit access over INT_STAT and INT_MASK (0xf) reads 0. */
-    g_assert_cmphex(qpci_io_readq(p.dev, p.bar, TRACE_INT_STAT), ==, 0);
-    g_assert_cmphex(rd(&p, 0x0ffc), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_STS + 2), ==, 0);
-    qpci_io_writeb(p.dev, p.bar, TRACE_INT_MASK, 0);
-    qpci_io_writeq(p.dev, p.bar, TRACE_INT_STAT, 0);
-    wr(&p, 0x0ffc, 0xffffffff);
-    wr(&p, LOCATION, 0x12345678);
-    wr(&p, TRACE_STS, 0);
-    g_assert_cmphex(rd(&p, TRACE_INT_MASK), ==, 0xf);
-    g_assert_cmphex(rd(&p, LOCATION), ==, 0);
-    g_assert_cmphex(rd(&p, TRACE_STS), ==, 1);
+    ptt_init(&p, "", NULL);
+    /* a state to keep: buffers and a tune event set up */
+    for (int i = 0; i < HISI_PTT_NUM_BUFS; i++) {
+        hisi_wr(&p, TRACE_ADDR_BASE_LO(i), (uint32_t)BUF_ADDR(i));
+    }
+    hisi_wr(&p, A_TRACE_ADDR_SIZE, BUF_SIZE);
+    ptt_tune(&p, TUNE_QOS_TX_P, TUNE_LEVEL_MAX);
+    ptt_snapshot_all(&before);
+    hisi_snapshot_take(&p, &before);
+
+    g_assert_cmphex(qpci_io_readb(p.dev, p.bar, A_TRACE_STS), ==, 0);
+    g_assert_cmphex(qpci_io_readw(p.dev, p.bar, A_TRACE_STS), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, UNKNOWN_REG), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_STS + 2), ==, 0);
+    qpci_io_writeb(p.dev, p.bar, A_TRACE_INT_MASK, 0);
+    qpci_io_writew(p.dev, p.bar, A_TRACE_INT_MASK, 0);
+    qpci_io_writeb(p.dev, p.bar, A_TRACE_CTRL, R_TRACE_CTRL_EN_MASK);
+    hisi_wr(&p, UNKNOWN_REG, 0xffffffff);
+    hisi_wr(&p, A_LOCATION, 0x12345678);
+    hisi_wr(&p, A_TRACE_STS, 0);
+    hisi_wr(&p, A_TUNING_INT_STAT, 1);
+    hisi_wr(&p, A_TRACE_WR_STS, 0x12345678);
+    hisi_wr(&p, A_DEVICE_RANGE, 0x12345678);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_MASK), ==,
+                    R_TRACE_INT_MASK_BUFS_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_LOCATION), ==, 0);
+    g_assert_true(ptt_idle(&p));
+    hisi_snapshot_assert_same(&p, &before);
+
+    /* The device still tunes and traces. */
+    g_assert_cmpuint(ptt_tune_read(&p, TUNE_QOS_TX_P), ==, TUNE_LEVEL_MAX);
+    ptt_start(&p, rp_4dw);
+    qtest_clock_step(p.qts, 100 * 1000);
+    g_assert_cmpuint(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                                WRITE), >, 0);
     hisi_fini(&p);
 }
 
-static uint64_t qom_get_uint(Ptt *p, const char *property)
+static uint64_t ptt_qom_get_uint(Ptt *p, const char *property)
 {
     QDict *rsp = qtest_qmp(p->qts, "{'execute': 'qom-get', 'arguments':"
                            " {'path': 'ptt', 'property': %s}}", property);
@@ -376,102 +750,178 @@ static uint64_t qom_get_uint(Ptt *p, const char *property)
  * TLPs the trace selected so far, from the device's statistics: the
  * records written, and those lost while the full buffers waited.
  */
-static uint64_t selected(Ptt *p)
+static uint64_t ptt_tlps_selected(Ptt *p)
 {
-    return qom_get_uint(p, "records") + qom_get_uint(p, "lost-tlps");
+    return ptt_qom_get_uint(p, "records") + ptt_qom_get_uint(p, "lost-tlps");
 }
 
 /* TLPs the trace selected over the next @ns of virtual time */
-static uint64_t records_in(Ptt *p, int64_t ns)
+static uint64_t ptt_tlps_selected_in(Ptt *p, int64_t ns)
 {
     uint64_t before;
 
-    rd(p, TRACE_WR_STS);        /* brings the trace up to now */
-    before = selected(p);
+    hisi_rd(p, A_TRACE_WR_STS);     /* brings the trace up to now */
+    before = ptt_tlps_selected(p);
     qtest_clock_step(p->qts, ns);
-    rd(p, TRACE_WR_STS);
-    return selected(p) - before;
+    hisi_rd(p, A_TRACE_WR_STS);
+    return ptt_tlps_selected(p) - before;
 }
 
-/* Only the DMA writes of the edu endpoint: 8DW, inbound, posted */
-#define DMA_WRITES (CTRL_RXTX(2) | CTRL_TYPE(1) | CTRL_8DW | CTRL_REQUESTER | \
-                    CTRL_TARGET(EDU_BDF))
+/* The PTT on traffic object t0, tracing the edu endpoint's DMA writes */
+static void ptt_init_traced_traffic(Ptt *p)
+{
+    ptt_init(p, ",traffic=t0,id=ptt", "-object", "hisi-traffic,id=t0", NULL);
+    ptt_start(p, edu_dma_writes);
+}
 
-static void test_traffic_rules(void)
+static void ptt_set_rules(Ptt *p, const char *rules)
+{
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 't0', 'property': 'rules',"
+                             "  'value': %s}}", rules);
+}
+
+static void ptt_set_paused(Ptt *p, bool paused)
+{
+    qtest_qom_set_bool(p->qts, "t0", "paused", paused);
+}
+
+static void ptt_set_burst_ns(Ptt *p, int burst_ns)
+{
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 't0', 'property': 'burst-ns',"
+                             "  'value': %d}}", burst_ns);
+}
+
+/* The built-in 200000 DMA writes/s: 200 per ms, give or take one */
+static void test_traffic_default_rate(void)
+{
+    Ptt p;
+
+    ptt_init_traced_traffic(&p);
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), >=, 199);
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), <=, 201);
+    hisi_fini(&p);
+}
+
+/* From a rule change on, exactly the new rate: TLP 0 at the change */
+static void test_traffic_rule_change(void)
+{
+    Ptt p;
+
+    ptt_init_traced_traffic(&p);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    ptt_set_rules(&p, "stream=dma-write,rate=600000");
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 600);
+    hisi_fini(&p);
+}
+
+/* A rule for another endpoint changes nothing here. */
+static void test_traffic_rule_other_endpoint(void)
+{
+    Ptt p;
+
+    ptt_init_traced_traffic(&p);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    ptt_set_rules(&p, "ep=05:00.0,stream=all,rate=0");
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 200);
+    hisi_fini(&p);
+}
+
+/* Bad rules are refused with a reason, and change nothing. */
+static void test_traffic_bad_rule_refused(void)
+{
+    QDict *err, *rsp;
+    Ptt p;
+
+    ptt_init_traced_traffic(&p);
+    ptt_set_rules(&p, "stream=dma-write,rate=600000");
+    err = qtest_qmp_assert_failure_ref(p.qts, "{'execute': 'qom-set',"
+                                       " 'arguments': {'path': 't0',"
+                                       "  'property': 'rules',"
+                                       "  'value': 'stream=dma-write,"
+                                       "rate=fast'}}");
+    g_assert_nonnull(strstr(qdict_get_str(err, "desc"),
+                            "bad rate value 'fast'"));
+    qobject_unref(err);
+    rsp = qtest_qmp(p.qts, "{'execute': 'qom-get', 'arguments':"
+                    " {'path': 't0', 'property': 'rules'}}");
+    g_assert_cmpstr(qdict_get_str(rsp, "return"), ==,
+                    "stream=dma-write,rate=600000");
+    qobject_unref(rsp);
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 600);
+    hisi_fini(&p);
+}
+
+/* Paused: nothing; resumed: the traffic again */
+static void test_traffic_pause_resume(void)
+{
+    Ptt p;
+
+    ptt_init_traced_traffic(&p);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    ptt_set_paused(&p, true);
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 0);
+    ptt_set_paused(&p, false);
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 200);
+    hisi_fini(&p);
+}
+
+/* A burst: exactly 0.5 ms of traffic, then paused again */
+static void test_traffic_burst(void)
 {
     QDict *rsp;
     Ptt p;
 
-    ptt_init(&p, ",traffic=t0,id=ptt -object hisi-traffic,id=t0");
-    wr(&p, TRACE_INT_MASK, 0xf);
-    ptt_start(&p, DMA_WRITES);
-    /* The built-in 200000 DMA writes/s: 200 per ms, give or take one */
-    g_assert_cmpuint(records_in(&p, 1000 * 1000), >=, 199);
-    g_assert_cmpuint(records_in(&p, 1000 * 1000), <=, 201);
-    /* From a rule change on, exactly the new rate: TLP 0 at the change */
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
-                             " {'path': 't0', 'property': 'rules',"
-                             "  'value': 'stream=dma-write,rate=600000'}}");
-    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 600);
-    /* A rule for another endpoint changes nothing here. */
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
-                             " {'path': 't0', 'property': 'rules',"
-                             "  'value': 'ep=05:00.0,stream=all,rate=0'}}");
-    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 200);
-    /* Bad rules are refused with a reason, and change nothing. */
-    rsp = qtest_qmp(p.qts, "{'execute': 'qom-set', 'arguments':"
-                    " {'path': 't0', 'property': 'rules',"
-                    "  'value': 'stream=dma-write,rate=fast'}}");
-    g_assert_nonnull(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"),
-                                          "desc"), "bad rate value 'fast'"));
-    qobject_unref(rsp);
-    rsp = qtest_qmp(p.qts, "{'execute': 'qom-get', 'arguments':"
-                    " {'path': 't0', 'property': 'rules'}}");
-    g_assert_cmpstr(qdict_get_str(rsp, "return"), ==,
-                    "ep=05:00.0,stream=all,rate=0");
-    qobject_unref(rsp);
-    /* Paused: nothing; resumed: the traffic again */
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
-                             " {'path': 't0', 'property': 'paused',"
-                             "  'value': true}}");
-    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 0);
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
-                             " {'path': 't0', 'property': 'paused',"
-                             "  'value': false}}");
-    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 200);
-    /* A burst: exactly 0.5 ms of traffic, then paused again */
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments':"
-                             " {'path': 't0', 'property': 'burst-ns',"
-                             "  'value': 500000}}");
+    ptt_init_traced_traffic(&p);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    ptt_set_burst_ns(&p, 500000);
     rsp = qtest_qmp(p.qts, "{'execute': 'qom-get', 'arguments':"
                     " {'path': 't0', 'property': 'burst-ns'}}");
     g_assert_cmpuint(qdict_get_int(rsp, "return"), ==, 500000);
     qobject_unref(rsp);
-    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 100);
-    g_assert_cmpuint(records_in(&p, 1000 * 1000), ==, 0);
-    rsp = qtest_qmp(p.qts, "{'execute': 'qom-set', 'arguments':"
-                    " {'path': 't0', 'property': 'burst-ns', 'value': 0}}");
-    g_assert_nonnull(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"),
-                                          "desc"), "burst-ns must be 1.."));
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 100);
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 0);
+    hisi_fini(&p);
+}
+
+/* A burst of 0 ns is refused, and the traffic runs on unchanged. */
+static void test_traffic_bad_burst_refused(void)
+{
+    QDict *err, *rsp;
+    Ptt p;
+
+    ptt_init_traced_traffic(&p);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    err = qtest_qmp_assert_failure_ref(p.qts, "{'execute': 'qom-set',"
+                                       " 'arguments': {'path': 't0',"
+                                       "  'property': 'burst-ns',"
+                                       "  'value': 0}}");
+    g_assert_nonnull(strstr(qdict_get_str(err, "desc"),
+                            "burst-ns must be 1.."));
+    qobject_unref(err);
+    g_assert_false(qtest_qom_get_bool(p.qts, "t0", "paused"));
+    rsp = qtest_qmp(p.qts, "{'execute': 'qom-get', 'arguments':"
+                    " {'path': 't0', 'property': 'burst-ns'}}");
+    g_assert_cmpuint(qdict_get_int(rsp, "return"), ==, 0);
     qobject_unref(rsp);
+    g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 200);
     hisi_fini(&p);
 }
 
 /* FNV-1a of the first trace buffer after 1 ms of tracing with @seed */
-static uint64_t trace_hash(uint64_t seed)
+static uint64_t ptt_trace_hash(uint64_t seed)
 {
-    g_autofree char *args = g_strdup_printf(",traffic=t0,id=ptt -object "
-                                            "hisi-traffic,id=t0,seed=%"
-                                            PRIu64, seed);
+    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,seed=%"
+                                               PRIu64, seed);
     uint8_t buf[BUF_SIZE];
     uint64_t h = 0xcbf29ce484222325ull;
     Ptt p;
 
-    ptt_init(&p, args);
-    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_8DW |
-              CTRL_TARGET(RP_PORT_BIT));
+    ptt_init(&p, ",traffic=t0,id=ptt", "-object", traffic, NULL);
+    ptt_start(&p, rp_8dw);
     qtest_clock_step(p.qts, 1000 * 1000);
-    rd(&p, TRACE_WR_STS);
+    hisi_rd(&p, A_TRACE_WR_STS);
     qtest_memread(p.qts, BUF_BASE, buf, sizeof(buf));
     for (int i = 0; i < sizeof(buf); i++) {
         h = (h ^ buf[i]) * 0x100000001b3ull;
@@ -482,121 +932,172 @@ static uint64_t trace_hash(uint64_t seed)
 
 static void test_traffic_deterministic(void)
 {
-    g_assert_cmphex(trace_hash(7), ==, trace_hash(7));
-    g_assert_cmphex(trace_hash(7), !=, trace_hash(8));
+    g_assert_cmphex(ptt_trace_hash(7), ==, ptt_trace_hash(7));
+    g_assert_cmphex(ptt_trace_hash(7), !=, ptt_trace_hash(8));
 }
 
-static void set_flag(Ptt *p, const char *name, bool on)
-{
-    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments':"
-                             " {'path': 'ptt', 'property': %s,"
-                             "  'value': %i}}", name, on);
-}
-
-static void test_fault_injection(void)
+/* Tuning held busy: the status stays set and the value is not taken. */
+static void test_fault_tuning_busy(void)
 {
     Ptt p;
 
-    ptt_init(&p, ",id=ptt");
-    /* Tuning held busy: the status stays set and the value is not taken. */
-    set_flag(&p, "hold-tuning-busy", true);
-    wr(&p, TUNING_CTRL, 0x50004);
-    wr(&p, TUNING_DATA, 2);
-    g_assert_cmphex(rd(&p, TUNING_INT_STAT), ==, 1);
-    set_flag(&p, "hold-tuning-busy", false);
-    g_assert_cmpuint(tune(&p, 0x50004, 0xffffffff), ==, 1);
+    ptt_init(&p, ",id=ptt", NULL);
+    qtest_qom_set_bool(p.qts, "ptt", "hold-tuning-busy", true);
+    hisi_wr(&p, A_TUNING_CTRL, TUNE_QOS_TX_P);
+    hisi_wr(&p, A_TUNING_DATA, TUNE_LEVEL_MAX);
+    g_assert_cmphex(hisi_rd(&p, A_TUNING_INT_STAT), ==,
+                    R_TUNING_INT_STAT_BUSY_MASK);
+    qtest_qom_set_bool(p.qts, "ptt", "hold-tuning-busy", false);
+    g_assert_cmpuint(ptt_tune_read(&p, TUNE_QOS_TX_P), ==, TUNE_LEVEL_RESET);
+    hisi_fini(&p);
+}
 
-    /* The next DMA write fails: the trace stops at it. */
-    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
-    set_flag(&p, "fail-next-dma", true);
+/* The next DMA write fails: the trace stops at it. */
+static void test_fault_dma_fails(void)
+{
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt", NULL);
+    ptt_start(&p, rp_4dw);
+    qtest_qom_set_bool(p.qts, "ptt", "fail-next-dma", true);
     qtest_clock_step(p.qts, 1000 * 1000);
-    rd(&p, TRACE_WR_STS);
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    hisi_rd(&p, A_TRACE_WR_STS);
+    g_assert_true(ptt_idle(&p));
     g_assert_false(qtest_qom_get_bool(p.qts, "ptt", "fail-next-dma"));
     /* Nothing was written: the write offset stays at the last record. */
-    g_assert_cmphex(rd(&p, TRACE_WR_STS), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, 0);
+    hisi_fini(&p);
+}
 
-    /* Trace held busy: never idle, and RST does not clear the status. */
-    ptt_start(&p, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_TARGET(RP_PORT_BIT));
+/* Trace held busy: never idle, and RST does not clear the status. */
+static void test_fault_trace_busy(void)
+{
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt", NULL);
+    ptt_start(&p, rp_4dw);
     qtest_clock_step(p.qts, 100 * 1000);
-    wr(&p, TRACE_CTRL, 0);
-    set_flag(&p, "hold-trace-busy", true);
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 0);
-    wr(&p, TRACE_CTRL, CTRL_RST);
-    g_assert_cmphex(rd(&p, TRACE_WR_STS), !=, 0);
-    set_flag(&p, "hold-trace-busy", false);
-    g_assert_cmphex(rd(&p, TRACE_STS) & 1, ==, 1);
+    ptt_stop(&p);
+    qtest_qom_set_bool(p.qts, "ptt", "hold-trace-busy", true);
+    g_assert_false(ptt_idle(&p));
+    hisi_wr(&p, A_TRACE_CTRL, R_TRACE_CTRL_RST_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), !=, 0);
+    qtest_qom_set_bool(p.qts, "ptt", "hold-trace-busy", false);
+    g_assert_true(ptt_idle(&p));
     hisi_fini(&p);
 }
 
 /* A trace in progress goes on after migration, where it left off. */
 static void test_migration(void)
 {
-    uint32_t regs[] = { TRACE_CTRL, TRACE_INT_STAT, TRACE_INT_MASK,
-                        TRACE_WR_STS, TRACE_STS, TRACE_ADDR_SIZE,
-                        TRACE_ADDR_BASE_LO(2) };
-    uint32_t before[ARRAY_SIZE(regs)];
+    static const uint64_t regs[] = {
+        A_TRACE_CTRL, A_TRACE_INT_STAT, A_TRACE_INT_MASK, A_TRACE_WR_STS,
+        A_TRACE_STS, A_TRACE_ADDR_SIZE, TRACE_ADDR_BASE_LO(2),
+    };
+    HisiSnapshot before = { 0 };
     Ptt src, dst;
-    uint32_t sts;
+    uint32_t sts_before, sts;
 
-    ptt_init(&src, "");
-    tune(&src, 0x50004, 2);
-    ptt_start(&src, CTRL_RXTX(2) | CTRL_TYPE(7) | CTRL_8DW |
-              CTRL_TARGET(RP_PORT_BIT));
+    ptt_init(&src, "", NULL);
+    ptt_tune(&src, TUNE_QOS_TX_P, TUNE_LEVEL_MAX);
+    ptt_start(&src, rp_8dw);
     qtest_clock_step(src.qts, 2 * 1000 * 1000);     /* into buffer 1 or 2 */
     for (int i = 0; i < ARRAY_SIZE(regs); i++) {
-        before[i] = rd(&src, regs[i]);
+        hisi_snapshot_add(&before, regs[i]);
     }
-    g_assert_cmphex(before[4] & 1, ==, 0);          /* tracing */
+    hisi_snapshot_take(&src, &before);
+    sts_before = hisi_rd(&src, A_TRACE_WR_STS);
+    g_assert_false(ptt_idle(&src));
     hisi_migrate(&src, &dst, ptt_init);
-    for (int i = 0; i < ARRAY_SIZE(regs); i++) {
-        g_test_message("register 0x%03x", regs[i]);
-        g_assert_cmphex(rd(&dst, regs[i]), ==, before[i]);
-    }
-    g_assert_cmpuint(tune(&dst, 0x50004, 0xffffffff), ==, 2);
+    hisi_snapshot_assert_same(&dst, &before);
+    g_assert_cmpuint(ptt_tune_read(&dst, TUNE_QOS_TX_P), ==, TUNE_LEVEL_MAX);
     /* The trace goes on: records are added after the migrated ones. */
     qtest_clock_step(dst.qts, 1000 * 1000);
-    sts = rd(&dst, TRACE_WR_STS);
-    g_assert_cmpuint((sts >> 28) * BUF_SIZE + (sts & 0xfffffff) +
-                     (rd(&dst, TRACE_INT_STAT) ? 4 * BUF_SIZE : 0), >,
-                     (before[3] >> 28) * BUF_SIZE + (before[3] & 0xfffffff));
+    sts = hisi_rd(&dst, A_TRACE_WR_STS);
+    g_assert_cmpuint(ptt_ring_pos(sts) +
+                     (hisi_rd(&dst, A_TRACE_INT_STAT) ?
+                      HISI_PTT_NUM_BUFS * BUF_SIZE : 0), >,
+                     ptt_ring_pos(sts_before));
     hisi_fini(&dst);
     hisi_fini(&src);
 }
 
-static void test_bad_properties(void)
-{
-    hisi_assert_refused("-device hisi-ptt,rp-bdf-min=0x90,rp-bdf-max=0x80",
-                        "rp-bdf-min (0x0090) must not be above rp-bdf-max");
-    hisi_assert_refused("-device hisi-ptt,rp-bdf-min=0x80,rp-bdf-max=0x180",
-                        "must be on one bus");
-    hisi_assert_refused("-device hisi-ptt,sicl-id=70000",
-                        "Parameter 'sicl-id' expects uint16_t");
-    hisi_assert_refused("-device hisi-ptt,addr=0x8,sicl-id=1,core-id=2 "
-                        "-device hisi-ptt,addr=0x9,sicl-id=1,core-id=2",
-                        "another hisi-ptt already has sicl-id=1 core-id=2");
-}
+static const HisiRefusal bad_properties[] = {
+    { "bdf-min-above-max",
+      { "-device", "hisi-ptt,rp-bdf-min=0x90,rp-bdf-max=0x80" },
+      "rp-bdf-min (0x0090) must not be above rp-bdf-max" },
+    { "bdf-range-across-buses",
+      { "-device", "hisi-ptt,rp-bdf-min=0x80,rp-bdf-max=0x180" },
+      "must be on one bus" },
+    { "sicl-id-too-big",
+      { "-device", "hisi-ptt,sicl-id=70000" },
+      "Parameter 'sicl-id' expects uint16_t" },
+    { "same-location-twice",
+      { "-device", "hisi-ptt,addr=0x8,sicl-id=1,core-id=2",
+        "-device", "hisi-ptt,addr=0x9,sicl-id=1,core-id=2" },
+      "another hisi-ptt already has sicl-id=1 core-id=2" },
+};
 
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hisi-ptt/reset-values", test_reset_values);
-    qtest_add_func("/hisi-ptt/tune", test_tune);
-    qtest_add_func("/hisi-ptt/rst-idle-wr-sts", test_rst_idle_wr_sts);
-    qtest_add_func("/hisi-ptt/ring-order-and-msi", test_ring_order_and_msi);
-    qtest_add_func("/hisi-ptt/stall-and-mask", test_stall_and_mask);
-    qtest_add_func("/hisi-ptt/filters", test_filters);
+    qtest_add_func("/hisi-ptt/tune-levels", test_tune_levels);
+    qtest_add_func("/hisi-ptt/tune-events-independent",
+                   test_tune_events_independent);
+    qtest_add_func("/hisi-ptt/tune-ctrl-upper-bits",
+                   test_tune_ctrl_upper_bits);
+    qtest_add_func("/hisi-ptt/tune-unknown-event", test_tune_unknown_event);
+    qtest_add_func("/hisi-ptt/idle-follows-trace", test_idle_follows_trace);
+    qtest_add_func("/hisi-ptt/wr-sts-counts-records",
+                   test_wr_sts_counts_records);
+    qtest_add_func("/hisi-ptt/wr-sts-kept-after-stop",
+                   test_wr_sts_kept_after_stop);
+    qtest_add_func("/hisi-ptt/rst-clears-wr-sts", test_rst_clears_wr_sts);
+    qtest_add_func("/hisi-ptt/ring-order", test_ring_order);
+    qtest_add_func("/hisi-ptt/records-in-time-order",
+                   test_records_in_time_order);
+    qtest_add_func("/hisi-ptt/msi-per-full-buffer", test_msi_per_full_buffer);
+    qtest_add_func("/hisi-ptt/stall-until-released",
+                   test_stall_until_released);
+    qtest_add_func("/hisi-ptt/masked-buffer-msi-on-unmask",
+                   test_masked_buffer_msi_on_unmask);
+    qtest_add_func("/hisi-ptt/filter-root-port", test_filter_root_port);
+    qtest_add_func("/hisi-ptt/filter-requester", test_filter_requester);
+    qtest_add_func("/hisi-ptt/no-type-traces-nothing",
+                   test_no_type_traces_nothing);
+    qtest_add_func("/hisi-ptt/8dw-direction-0-traces-nothing",
+                   test_8dw_direction_0_traces_nothing);
     qtest_add_func("/hisi-ptt/no-dma-without-bus-master",
                    test_no_dma_without_bus_master);
     qtest_add_func("/hisi-ptt/bad-dma-address", test_bad_dma_address);
-    qtest_add_func("/hisi-ptt/bad-settings", test_bad_settings);
+    qtest_add_func("/hisi-ptt/ctrl-change-while-tracing",
+                   test_ctrl_change_while_tracing);
+    qtest_add_func("/hisi-ptt/8dw-small-buffers-not-started",
+                   test_8dw_small_buffers_not_started);
+    qtest_add_func("/hisi-ptt/restart-without-rst-from-offset-0",
+                   test_restart_without_rst_from_offset_0);
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
-    qtest_add_func("/hisi-ptt/bad-properties", test_bad_properties);
+    hisi_add_refusals("/hisi-ptt/bad-properties", bad_properties,
+                      ARRAY_SIZE(bad_properties));
     qtest_add_func("/hisi-ptt/migration", test_migration);
-    qtest_add_func("/hisi-ptt/traffic-rules", test_traffic_rules);
+    qtest_add_func("/hisi-ptt/traffic-default-rate",
+                   test_traffic_default_rate);
+    qtest_add_func("/hisi-ptt/traffic-rule-change", test_traffic_rule_change);
+    qtest_add_func("/hisi-ptt/traffic-rule-other-endpoint",
+                   test_traffic_rule_other_endpoint);
+    qtest_add_func("/hisi-ptt/traffic-bad-rule-refused",
+                   test_traffic_bad_rule_refused);
+    qtest_add_func("/hisi-ptt/traffic-pause-resume",
+                   test_traffic_pause_resume);
+    qtest_add_func("/hisi-ptt/traffic-burst", test_traffic_burst);
+    qtest_add_func("/hisi-ptt/traffic-bad-burst-refused",
+                   test_traffic_bad_burst_refused);
     qtest_add_func("/hisi-ptt/traffic-deterministic",
                    test_traffic_deterministic);
-    qtest_add_func("/hisi-ptt/fault-injection", test_fault_injection);
+    qtest_add_func("/hisi-ptt/fault-tuning-busy", test_fault_tuning_busy);
+    qtest_add_func("/hisi-ptt/fault-dma-fails", test_fault_dma_fails);
+    qtest_add_func("/hisi-ptt/fault-trace-busy", test_fault_trace_busy);
     return g_test_run();
 }

@@ -1,7 +1,9 @@
 /*
- * What the HiSilicon device qtests share: a virt machine with one root port
- * (bus 1 behind it) and the device under test enabled, its BAR 2 mapped and
- * its MSI aimed at a word of guest RAM.
+ * What the HiSilicon device qtests share: QEMU command lines built an
+ * argument at a time, a virt machine with one root port (bus 1 behind it)
+ * and the device under test enabled, its BAR 2 mapped and its MSI aimed
+ * at a word of guest RAM, register snapshots, migration, and QEMU refusing
+ * bad properties.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,6 +21,86 @@
 #define HISI_MSI_ADDR       0x47000000ull
 #define HISI_MSI_DATA       0x5a5a
 #define HISI_RP_DEVFN       QPCI_DEVFN(0x10, 0)
+/* That root port's -device option; bus 1 is behind it */
+#define HISI_RP_ARGS        "pcie-root-port,id=rp0,bus=pcie.0,chassis=1," \
+                            "addr=0x10"
+
+/* The machine every test starts: no user data in it, so no quoting */
+#define HISI_MACHINE_ARGS   "-M virt -nic none"
+
+/*
+ * QEMU arguments, one per element. Each reaches QEMU whole: libqtest runs
+ * QEMU through "sh -c", so hisi_qtest_start() quotes every argument for
+ * that shell, and hisi_assert_refused() passes them to exec as they are.
+ * A space, quote, ';' or '$' in an argument is never split on or
+ * interpreted; commas stay QEMU's own option separators (hisi_opt_escape()
+ * doubles those of a value).
+ */
+static inline GPtrArray *hisi_args_new(void)
+{
+    return g_ptr_array_new_with_free_func(g_free);
+}
+
+/* Append the arguments of @ap, up to a NULL */
+static inline void hisi_args_add_valist(GPtrArray *args, va_list ap)
+{
+    const char *arg;
+
+    while ((arg = va_arg(ap, const char *))) {
+        g_ptr_array_add(args, g_strdup(arg));
+    }
+}
+
+/* Append the arguments, up to a NULL */
+static inline void G_GNUC_NULL_TERMINATED hisi_args_add(GPtrArray *args, ...)
+{
+    va_list ap;
+
+    va_start(ap, args);
+    hisi_args_add_valist(args, ap);
+    va_end(ap);
+}
+
+/* Append one argument, formatted */
+static inline void G_GNUC_PRINTF(2, 3) hisi_args_addf(GPtrArray *args,
+                                                      const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    g_ptr_array_add(args, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
+/* @args as one shell command line: each quoted, so the shell keeps it whole */
+static inline char *hisi_args_shell_join(GPtrArray *args)
+{
+    GString *line = g_string_new(NULL);
+
+    for (guint i = 0; i < args->len; i++) {
+        g_autofree char *quoted = g_shell_quote(g_ptr_array_index(args, i));
+
+        g_string_append_printf(line, "%s%s", i ? " " : "", quoted);
+    }
+    return g_string_free(line, FALSE);
+}
+
+/* @value as a QEMU option value: its commas doubled, or QEMU splits it */
+static inline char *hisi_opt_escape(const char *value)
+{
+    g_auto(GStrv) parts = g_strsplit(value, ",", -1);
+
+    return g_strjoinv(",,", parts);
+}
+
+/* Start QEMU with HISI_MACHINE_ARGS, @extra_machine_args, then @args */
+static inline QTestState *hisi_qtest_start(const char *extra_machine_args,
+                                           GPtrArray *args)
+{
+    g_autofree char *line = hisi_args_shell_join(args);
+
+    return qtest_initf(HISI_MACHINE_ARGS " %s %s", extra_machine_args, line);
+}
 
 typedef struct HisiDev {
     QTestState *qts;
@@ -49,15 +131,15 @@ static inline QPCIDevice *hisi_enable(HisiDev *h, int devfn, QPCIBar *bar)
 }
 
 /*
- * Start QEMU with "-M virt -nic none -m 512M" and @args (which put a root
- * port at 00:10.0), number the root port's secondary bus 1 as firmware
- * would, and enable the device at @devfn.
+ * Start QEMU with 512M of RAM and @args (which put a root port at
+ * 00:10.0), number the root port's secondary bus 1 as firmware would, and
+ * enable the device at @devfn.
  */
-static inline void hisi_init(HisiDev *h, int devfn, const char *args)
+static inline void hisi_init(HisiDev *h, int devfn, GPtrArray *args)
 {
     QPCIDevice *rp;
 
-    h->qts = qtest_initf("-M virt -nic none -m 512M %s", args);
+    h->qts = hisi_qtest_start("-m 512M", args);
     alloc_init(&h->alloc, 0, 0x40000000, 0x60000000, 4096);
     qpci_init_generic(&h->bus, h->qts, &h->alloc, false);
     rp = qpci_device_find(&h->bus.bus, HISI_RP_DEVFN);
@@ -75,23 +157,71 @@ static inline void hisi_fini(HisiDev *h)
     qtest_quit(h->qts);
 }
 
-static inline uint32_t rd(HisiDev *h, uint32_t off)
+/* 32- and 64-bit accesses to the BAR */
+static inline uint32_t hisi_rd(HisiDev *h, uint64_t off)
 {
     return qpci_io_readl(h->dev, h->bar, off);
 }
 
-static inline void wr(HisiDev *h, uint32_t off, uint32_t val)
+static inline void hisi_wr(HisiDev *h, uint64_t off, uint32_t val)
 {
     qpci_io_writel(h->dev, h->bar, off, val);
 }
 
+static inline uint64_t hisi_rdq(HisiDev *h, uint64_t off)
+{
+    return qpci_io_readq(h->dev, h->bar, off);
+}
+
+static inline void hisi_wrq(HisiDev *h, uint64_t off, uint64_t val)
+{
+    qpci_io_writeq(h->dev, h->bar, off, val);
+}
+
 /* Took an MSI since the last call? */
-static inline bool msi_taken(HisiDev *h)
+static inline bool hisi_msi_taken(HisiDev *h)
 {
     uint32_t v = qtest_readl(h->qts, HISI_MSI_ADDR);
 
     qtest_writel(h->qts, HISI_MSI_ADDR, 0);
     return v == HISI_MSI_DATA;
+}
+
+/*
+ * The 32-bit words at some offsets of the BAR, read before accesses that
+ * must change nothing, and compared after them.
+ */
+#define HISI_SNAPSHOT_MAX   128
+
+typedef struct HisiSnapshot {
+    size_t n;
+    uint64_t off[HISI_SNAPSHOT_MAX];
+    uint32_t val[HISI_SNAPSHOT_MAX];
+} HisiSnapshot;
+
+static inline void hisi_snapshot_add(HisiSnapshot *s, uint64_t off)
+{
+    g_assert_cmpuint(s->n, <, HISI_SNAPSHOT_MAX);
+    s->off[s->n++] = off;
+}
+
+static inline void hisi_snapshot_take(HisiDev *h, HisiSnapshot *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        s->val[i] = hisi_rd(h, s->off[i]);
+    }
+}
+
+static inline void hisi_snapshot_assert_same(HisiDev *h, const HisiSnapshot *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        uint32_t now = hisi_rd(h, s->off[i]);
+
+        if (now != s->val[i]) {
+            g_test_message("register 0x%04" PRIx64 " changed", s->off[i]);
+        }
+        g_assert_cmphex(now, ==, s->val[i]);
+    }
 }
 
 static inline void hisi_wait_migration(QTestState *qts)
@@ -134,31 +264,63 @@ static inline void hisi_migrate_into(QTestState *src, QTestState *dst)
     unlink(file);
 }
 
-typedef void HisiInitFn(HisiDev *h, const char *extra);
+/*
+ * A test's start-up: the device under test with @props appended to its
+ * -device option (",name=value..."), then more QEMU arguments up to a NULL.
+ */
+typedef void HisiInitFn(HisiDev *h, const char *props, ...);
 
 /* Migrate @src into @dst, which @init starts to take it */
 static inline void hisi_migrate(HisiDev *src, HisiDev *dst, HisiInitFn *init)
 {
-    init(dst, " -incoming defer");
+    init(dst, "", "-incoming", "defer", NULL);
     hisi_migrate_into(src->qts, dst->qts);
 }
 
-/* QEMU with @args must refuse to start, saying @what */
-static inline void hisi_assert_refused(const char *args, const char *what)
+/* Properties QEMU must refuse: a test case each (hisi_add_refusals) */
+typedef struct HisiRefusal {
+    const char *name;           /* the test case */
+    const char *args[5];        /* the QEMU arguments, up to a NULL */
+    const char *what;           /* in QEMU's error message */
+} HisiRefusal;
+
+/* QEMU with the arguments of @data, a HisiRefusal, must refuse to start */
+static inline void hisi_assert_refused(const void *data)
 {
+    const HisiRefusal *r = data;
+    const char *qemu = getenv("QTEST_QEMU_BINARY");
+    g_autoptr(GPtrArray) argv = hisi_args_new();
     g_autofree char *out = NULL;
     g_autofree char *err = NULL;
-    g_autofree char *cmd = g_strdup_printf("%s -M virt -nic none -display none"
-                                           " -S %s",
-                                           getenv("QTEST_QEMU_BINARY"), args);
-    g_auto(GStrv) argv = g_strsplit(cmd, " ", -1);
+    g_autofree char *line = NULL;
     int status;
 
-    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, NULL));
-    g_test_message("%s: %s", args, err);
+    g_assert_nonnull(qemu);
+    hisi_args_add(argv, qemu, "-M", "virt", "-nic", "none", "-display", "none",
+                  "-S", NULL);
+    for (const char *const *arg = r->args; *arg; arg++) {
+        hisi_args_add(argv, *arg, NULL);
+    }
+    line = hisi_args_shell_join(argv);
+    g_ptr_array_add(argv, NULL);
+    g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL,
+                               G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                               &status, NULL));
+    g_test_message("%s: %s", line, err);
     g_assert_cmpint(status, !=, 0);
-    g_assert_nonnull(strstr(err, what));
+    g_assert_nonnull(strstr(err, r->what));
+}
+
+/* A case @prefix/NAME for each of the @n refusals */
+static inline void hisi_add_refusals(const char *prefix,
+                                     const HisiRefusal *refusals, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        g_autofree char *path = g_strdup_printf("%s/%s", prefix,
+                                                refusals[i].name);
+
+        qtest_add_data_func(path, &refusals[i], hisi_assert_refused);
+    }
 }
 
 #endif

@@ -14,296 +14,594 @@
 #include "qemu/osdep.h"
 #include "qemu/bitops.h"
 #include "hisi-qtest.h"
+#include "hw/hisilicon/hns3-pmu-regs.h"
 
 #define PMU_DEVFN           QPCI_DEVFN(0xa, 0)
+#define EDU_DEVFN           0x00        /* 01:00.0: function 0, port 0 */
+#define OTHER_DEVFN         0x01
 
-#define GLOBAL_CTRL         0x0000
-#define CLOCK_FREQ          0x0020
-#define REG_BDF             0x0fe0
-#define REG_VERSION         0x0fe4
-#define REG_DEVICE_ID       0x0fe8
-#define SLOT(i)             (0x1000 + 0x1000 * (i))
-#define CTRL_LOW(i)         (SLOT(i) + 0x00)
-#define CTRL_HIGH(i)        (SLOT(i) + 0x04)
-#define INTR_STATUS(i)      (SLOT(i) + 0x08)
-#define INTR_MASK(i)        (SLOT(i) + 0x0c)
-#define COUNTER(i)          (SLOT(i) + 0x10)
-#define EXT_COUNTER(i)      (SLOT(i) + 0x18)
-#define QID_CTRL(i)         (SLOT(i) + 0x28)
-#define QID_PARA(i)         (SLOT(i) + 0x2c)
-
-#define STATUS_RESET        BIT(11)
-#define EVENT_EN            BIT(12)
-#define OVERFLOW_RESTART    BIT(15)
-#define MASK_OVERFLOW       BIT(1)
-#define QID_REQ             BIT(0)
-#define QID_DONE            BIT(1)
-#define QID_MISS            BIT(2)
-
-/* EVENT_CTRL_LOW as the driver writes it: type, subevent, filter mode */
-#define EVENT(code, mode)   (((code) >> 8) | ((code) & 0xff) << 4 | \
-                             (mode) << 24 | OVERFLOW_RESTART)
-#define MODE_GLOBAL         0
-#define MODE_PORT           1
-#define MODE_PORT_TC        2
-#define MODE_FUNC           3
-#define MODE_FUNC_QUEUE     4
-
+/*
+ * What the driver's ABI defines, not the register map: its events (type
+ * << 8 | subevent) and its filter modes (enum hns3_pmu_mode).
+ */
 #define BW_SSU_RPU          0x0002
 #define BW_RPU_RCBRX        0x0006
 #define PPS_SSU_RPU         0x0102
 #define DLY_RPU             0x020e
 #define INTR_MSIX_NIC       0x0300
+#define UNKNOWN_EVENT       0x0307
 
-#define RULES "stream=nic-all,,rate=0;" \
-              "stream=nic-rx,,rate=1000000,,len=100,,latency=400,,coalesce=10"
+enum {
+    MODE_GLOBAL,
+    MODE_PORT,
+    MODE_PORT_TC,
+    MODE_FUNC,
+    MODE_FUNC_QUEUE,
+};
+
+#define RULES "stream=nic-all,rate=0;" \
+              "stream=nic-rx,rate=1000000,len=100,latency=400,coalesce=10"
 
 typedef HisiDev Pmu;
 
-static void pmu_init(Pmu *p, const char *extra)
+/*
+ * QEMU with the PMU at 00:0a.0 on traffic object t0 and an edu endpoint
+ * behind root port 00:10.0: @props go on the PMU's -device option, then
+ * the QEMU arguments up to a NULL.
+ */
+static void G_GNUC_NULL_TERMINATED pmu_init(Pmu *p, const char *props, ...)
 {
-    g_autofree char *args = g_strdup_printf(
-        /* quoted: QEMU is started by a shell */
-        "-object 'hisi-traffic,id=t0,rules=" RULES "' "
-        "-device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10 "
-        "-device edu,bus=rp0 "
-        "-device hns3-pmu,bus=pcie.0,addr=0xa,traffic=t0,id=pmu,queues=2,"
-        "tcs=2,clock-freq=1000000000%s", extra);
+    g_autoptr(GPtrArray) args = hisi_args_new();
+    g_autofree char *rules = hisi_opt_escape(RULES);
+    va_list ap;
 
+    hisi_args_add(args, "-object", NULL);
+    hisi_args_addf(args, "hisi-traffic,id=t0,rules=%s", rules);
+    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device", "edu,bus=rp0",
+                  "-device", NULL);
+    hisi_args_addf(args, "hns3-pmu,bus=pcie.0,addr=0xa,traffic=t0,id=pmu,"
+                   "queues=2,tcs=2,clock-freq=1000000000%s", props);
+    va_start(ap, props);
+    hisi_args_add_valist(args, ap);
+    va_end(ap);
     hisi_init(p, PMU_DEVFN, args);
 }
 
-static uint64_t rdq(Pmu *p, uint32_t off)
+/*
+ * EVENT_CTRL_LOW as the driver writes it for @event (type << 8 | subevent)
+ * in filter @mode
+ */
+static uint32_t pmu_event(uint16_t event, unsigned mode)
 {
-    return qpci_io_readq(p->dev, p->bar, off);
+    uint32_t ctrl = FIELD_DP32(R_EVENT_CTRL_LOW_OVERFLOW_RESTART_MASK,
+                               EVENT_CTRL_LOW, TYPE, event >> 8);
+
+    ctrl = FIELD_DP32(ctrl, EVENT_CTRL_LOW, SUBEVENT, event & 0xff);
+    ctrl = FIELD_DP32(ctrl, EVENT_CTRL_LOW, FILTER_MODE, mode);
+    g_assert_cmphex(HNS3_PMU_EVENT_CODE(ctrl), ==, event);
+    return ctrl;
 }
 
-static void wrq(Pmu *p, uint32_t off, uint64_t val)
+/* EVENT_CTRL_HIGH in port-tc mode */
+static uint32_t pmu_port_tc(unsigned port, unsigned tc)
 {
-    qpci_io_writeq(p->dev, p->bar, off, val);
+    uint32_t cond = FIELD_DP32(0, EVENT_CTRL_HIGH, PORT, port);
+
+    return FIELD_DP32(cond, EVENT_CTRL_HIGH, TC, tc);
+}
+
+/* EVENT_CTRL_HIGH in func and func-queue mode */
+static uint32_t pmu_func(unsigned devfn)
+{
+    return FIELD_DP32(0, EVENT_CTRL_HIGH, FUNC, devfn);
+}
+
+static uint32_t pmu_qid_para(unsigned devfn, unsigned queue)
+{
+    uint32_t para = FIELD_DP32(0, EVENT_QID_PARA, FUNC, devfn);
+
+    return FIELD_DP32(para, EVENT_QID_PARA, QUEUE, queue);
 }
 
 /* Count @ctrl_low / @cond in slot 0 for @ns, as the driver does */
-static void count(Pmu *p, uint32_t ctrl_low, uint32_t cond, int64_t ns,
-                  uint64_t *cnt, uint64_t *ext)
+static void pmu_count(Pmu *p, uint32_t ctrl_low, uint32_t cond, int64_t ns,
+                      uint64_t *cnt, uint64_t *ext)
 {
-    wr(p, CTRL_LOW(0), ctrl_low);
-    wr(p, CTRL_HIGH(0), cond);
-    wrq(p, COUNTER(0), 0);
-    wrq(p, EXT_COUNTER(0), 0);
-    wr(p, CTRL_LOW(0), ctrl_low | EVENT_EN);
-    wr(p, GLOBAL_CTRL, 1);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0), ctrl_low);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_HIGH, 0), cond);
+    hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0), 0);
+    hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER, 0), 0);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
+            ctrl_low | R_EVENT_CTRL_LOW_EN_MASK);
+    hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
     qtest_clock_step(p->qts, ns);
-    wr(p, GLOBAL_CTRL, 0);
-    *cnt = rdq(p, COUNTER(0));
-    *ext = rdq(p, EXT_COUNTER(0));
-    wr(p, CTRL_LOW(0), ctrl_low);
+    hisi_wr(p, A_GLOBAL_CTRL, 0);
+    *cnt = hisi_rdq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0));
+    *ext = hisi_rdq(p, HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER, 0));
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0), ctrl_low);
 }
 
 static void test_reset_values(void)
 {
+    uint32_t bdf;
     Pmu p;
 
-    pmu_init(&p, ",sicl-id=7,bdf-min=0x100,bdf-max=0x1ff,version=0x41");
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_VENDOR_ID), ==, 0x19e5);
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==, 0xa22b);
-    g_assert_cmphex(rd(&p, GLOBAL_CTRL), ==, 0);
-    g_assert_cmpuint(rd(&p, CLOCK_FREQ), ==, 1000000000);
-    g_assert_cmphex(rd(&p, REG_BDF), ==, 0x01ff0100);
-    g_assert_cmphex(rd(&p, REG_VERSION), ==, 0x41);
-    g_assert_cmphex(rd(&p, REG_DEVICE_ID), ==, 7);
-    for (int i = 0; i < 8; i++) {
-        g_assert_cmphex(rd(&p, CTRL_LOW(i)), ==, 0);
-        g_assert_cmphex(rd(&p, INTR_STATUS(i)), ==, 0);
-        g_assert_cmphex(rd(&p, INTR_MASK(i)), ==, MASK_OVERFLOW);
-        g_assert_cmpuint(rdq(&p, COUNTER(i)), ==, 0);
-        g_assert_cmpuint(rdq(&p, EXT_COUNTER(i)), ==, 0);
+    pmu_init(&p, ",sicl-id=7,bdf-min=0x100,bdf-max=0x1ff,version=0x41",
+             NULL);
+    g_assert_cmphex(qpci_config_readw(p.dev, PCI_VENDOR_ID), ==,
+                    HNS3_PMU_VENDOR_ID);
+    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==,
+                    HNS3_PMU_DEVICE_ID);
+    g_assert_cmphex(hisi_rd(&p, A_GLOBAL_CTRL), ==, 0);
+    g_assert_cmpuint(hisi_rd(&p, A_CLOCK_FREQ), ==, 1000000000);
+    bdf = hisi_rd(&p, A_BDF);
+    g_assert_cmphex(FIELD_EX32(bdf, BDF, MIN), ==, 0x100);
+    g_assert_cmphex(FIELD_EX32(bdf, BDF, MAX), ==, 0x1ff);
+    g_assert_cmphex(hisi_rd(&p, A_VERSION), ==, 0x41);
+    g_assert_cmphex(hisi_rd(&p, A_DEVICE_ID), ==, 7);
+    for (int i = 0; i < HNS3_PMU_SLOTS; i++) {
+        g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i)), ==,
+                        0);
+        g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, i)),
+                        ==, 0);
+        /* the overflow interrupt masked */
+        g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, i)),
+                        ==, R_EVENT_INTR_MASK_OVERFLOW_MASK);
+        g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, i)),
+                         ==, 0);
+        g_assert_cmpuint(hisi_rdq(&p,
+                                  HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER, i)),
+                         ==, 0);
     }
     hisi_fini(&p);
 }
 
-/* Every class counts exactly what the traffic rules say. */
-static void test_exact_counts(void)
+/* 2 queues x 1000 packets of 100 bytes in 1 ms; 1e6 cycles */
+static void test_exact_packets(void)
 {
     uint64_t cnt, ext;
     Pmu p;
 
-    pmu_init(&p, "");
-    /* 2 queues x 1000 packets of 100 bytes in 1 ms; 1e6 cycles */
-    count(&p, EVENT(PPS_SSU_RPU, MODE_GLOBAL), 0, 1000000, &cnt, &ext);
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_GLOBAL), 0, 1000000, &cnt,
+              &ext);
     g_assert_cmpuint(cnt, ==, 2000);
     g_assert_cmpuint(ext, ==, 1000000);
-    count(&p, EVENT(BW_SSU_RPU, MODE_GLOBAL), 0, 1000000, &cnt, &ext);
+    hisi_fini(&p);
+}
+
+static void test_exact_bandwidth(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_event(BW_SSU_RPU, MODE_GLOBAL), 0, 1000000, &cnt,
+              &ext);
     g_assert_cmpuint(cnt, ==, 200000);
     g_assert_cmpuint(ext, ==, 1000000);
-    /* the RPU's share of the latency: 25 % of 400 ns, per packet */
-    count(&p, EVENT(DLY_RPU, MODE_GLOBAL), 0, 1000000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 2000 * 100);
-    g_assert_cmpuint(ext, ==, 2000);
-    /* one interrupt per 10 packets */
-    count(&p, EVENT(INTR_MSIX_NIC, MODE_GLOBAL), 0, 1000000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 200);
-    /* No count without GLOBAL_CTRL.START or EVENT_EN */
-    wr(&p, CTRL_LOW(1), EVENT(PPS_SSU_RPU, MODE_GLOBAL) | EVENT_EN);
-    qtest_clock_step(p.qts, 1000000);
-    g_assert_cmpuint(rdq(&p, COUNTER(1)), ==, 0);
-    wr(&p, CTRL_LOW(1), EVENT(PPS_SSU_RPU, MODE_GLOBAL));
-    wr(&p, GLOBAL_CTRL, 1);
-    qtest_clock_step(p.qts, 1000000);
-    g_assert_cmpuint(rdq(&p, COUNTER(1)), ==, 0);
     hisi_fini(&p);
 }
 
-static void test_filters(void)
+/* The RPU's share of the latency: 25 % of 400 ns, per packet */
+static void test_exact_rpu_latency(void)
 {
     uint64_t cnt, ext;
     Pmu p;
 
-    pmu_init(&p, "");
-    /* 01:00.0 is function 0: MAC port 0; queue 1 on TC 1 */
-    count(&p, EVENT(PPS_SSU_RPU, MODE_PORT), BIT(0), 1000000, &cnt, &ext);
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_event(DLY_RPU, MODE_GLOBAL), 0, 1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 2000 * 100);
+    g_assert_cmpuint(ext, ==, 2000);
+    hisi_fini(&p);
+}
+
+/* One interrupt per 10 packets */
+static void test_exact_interrupts(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_event(INTR_MSIX_NIC, MODE_GLOBAL), 0, 1000000, &cnt,
+              &ext);
+    g_assert_cmpuint(cnt, ==, 200);
+    hisi_fini(&p);
+}
+
+static void test_no_count_without_start(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1),
+            pmu_event(PPS_SSU_RPU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
+    qtest_clock_step(p.qts, 1000000);
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 1)), ==,
+                     0);
+    hisi_fini(&p);
+}
+
+static void test_no_count_without_event_enable(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1),
+            pmu_event(PPS_SSU_RPU, MODE_GLOBAL));
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    qtest_clock_step(p.qts, 1000000);
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 1)), ==,
+                     0);
+    hisi_fini(&p);
+}
+
+/* 01:00.0 is function 0: MAC port 0 */
+static void test_filter_port(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_PORT), BIT(0), 1000000, &cnt,
+              &ext);
     g_assert_cmpuint(cnt, ==, 2000);
-    count(&p, EVENT(PPS_SSU_RPU, MODE_PORT), BIT(1), 1000000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 0);
-    count(&p, EVENT(PPS_SSU_RPU, MODE_PORT_TC), 0 << 3 | 1, 1000000, &cnt,
-          &ext);
-    g_assert_cmpuint(cnt, ==, 1000);
-    count(&p, EVENT(PPS_SSU_RPU, MODE_FUNC), 0x00, 1000000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 2000);
-    count(&p, EVENT(PPS_SSU_RPU, MODE_FUNC), 0x01, 1000000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 0);
-    /* The QID check answers at once: queue 1 exists, queue 2 does not */
-    wr(&p, QID_PARA(0), 0x00 | 1 << 16);
-    wr(&p, QID_CTRL(0), QID_REQ);
-    g_assert_cmphex(rd(&p, QID_CTRL(0)), ==, QID_DONE);
-    wr(&p, QID_CTRL(0), 0);
-    g_assert_cmphex(rd(&p, QID_CTRL(0)), ==, 0);
-    wr(&p, QID_PARA(0), 0x00 | 2 << 16);
-    wr(&p, QID_CTRL(0), QID_REQ);
-    g_assert_cmphex(rd(&p, QID_CTRL(0)), ==, QID_DONE | QID_MISS);
-    wr(&p, QID_CTRL(0), 0);
-    wr(&p, QID_PARA(0), 0x00 | 1 << 16);
-    count(&p, EVENT(PPS_SSU_RPU, MODE_FUNC_QUEUE), 0x00, 1000000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 1000);
-    /* A mode the event does not take (rpu_rcbrx: global, func-queue) */
-    count(&p, EVENT(BW_RPU_RCBRX, MODE_FUNC), 0x00, 1000000, &cnt, &ext);
-    g_assert_cmpuint(cnt, ==, 0);
-    /* An unknown event counts nothing and harms nothing */
-    count(&p, EVENT(0x0307, MODE_GLOBAL), 0, 1000000, &cnt, &ext);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_PORT), BIT(1), 1000000, &cnt,
+              &ext);
     g_assert_cmpuint(cnt, ==, 0);
     hisi_fini(&p);
 }
 
-static void test_overflow(void)
+/* Queue 1 is on TC 1 */
+static void test_filter_port_tc(void)
 {
-    uint32_t pps = EVENT(PPS_SSU_RPU, MODE_GLOBAL);
+    uint64_t cnt, ext;
     Pmu p;
 
-    pmu_init(&p, "");
-    msi_taken(&p);
-    wr(&p, CTRL_LOW(0), pps | EVENT_EN);
-    wrq(&p, COUNTER(0), -10ull);          /* 10 packets (5 us) to go */
-    wr(&p, INTR_MASK(0), 0);
-    wr(&p, GLOBAL_CTRL, 1);
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_PORT_TC), pmu_port_tc(0, 1),
+              1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000);
+    hisi_fini(&p);
+}
+
+static void test_filter_func(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_FUNC), pmu_func(EDU_DEVFN),
+              1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 2000);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_FUNC), pmu_func(OTHER_DEVFN),
+              1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    hisi_fini(&p);
+}
+
+/* The QID check answers at once: queue 1 exists, queue 2 does not */
+static void test_qid_check(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
+            pmu_qid_para(EDU_DEVFN, 1));
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0),
+            R_EVENT_QID_CTRL_REQ_MASK);
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0)), ==,
+                    R_EVENT_QID_CTRL_DONE_MASK);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0), 0);
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0)), ==, 0);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
+            pmu_qid_para(EDU_DEVFN, 2));
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0),
+            R_EVENT_QID_CTRL_REQ_MASK);
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0)), ==,
+                    R_EVENT_QID_CTRL_DONE_MASK | R_EVENT_QID_CTRL_MISS_MASK);
+    hisi_fini(&p);
+}
+
+static void test_filter_func_queue(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
+            pmu_qid_para(EDU_DEVFN, 1));
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_FUNC_QUEUE),
+              pmu_func(EDU_DEVFN), 1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000);
+    hisi_fini(&p);
+}
+
+/*
+ * A mode the event does not take (rpu_rcbrx: global, func-queue) counts
+ * nothing; the slot counts the event in a mode it takes after.
+ */
+static void test_mode_not_taken(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_event(BW_RPU_RCBRX, MODE_FUNC), pmu_func(EDU_DEVFN),
+              1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    pmu_count(&p, pmu_event(BW_RPU_RCBRX, MODE_GLOBAL), 0, 1000000, &cnt,
+              &ext);
+    g_assert_cmpuint(cnt, >, 0);
+    hisi_fini(&p);
+}
+
+/*
+ * An unknown event counts nothing and harms nothing: a slot counting
+ * beside it, and the slot after it, count exactly.
+ */
+static void test_unknown_event(void)
+{
+    uint32_t pps = pmu_event(PPS_SSU_RPU, MODE_GLOBAL);
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1),
+            pps | R_EVENT_CTRL_LOW_EN_MASK);
+    pmu_count(&p, pmu_event(UNKNOWN_EVENT, MODE_GLOBAL), 0, 1000000, &cnt,
+              &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 1)), ==,
+                     2000);
+    pmu_count(&p, pps, 0, 1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 2000);
+    hisi_fini(&p);
+}
+
+/* Slot 0 counting packets, its overflow unmasked, 10 packets (5 us) to go */
+static uint32_t pmu_start_near_overflow(Pmu *p)
+{
+    uint32_t ctrl = pmu_event(PPS_SSU_RPU, MODE_GLOBAL) |
+                    R_EVENT_CTRL_LOW_EN_MASK;
+
+    hisi_msi_taken(p);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0), ctrl);
+    hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0), -10ull);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 0), 0);
+    hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    return ctrl;
+}
+
+static bool pmu_overflow_pending(Pmu *p, unsigned slot)
+{
+    return FIELD_EX32(hisi_rd(p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, slot)),
+                      EVENT_INTR_STATUS, OVERFLOW);
+}
+
+/* The timer raises the overflow when due, without a read; it restarts */
+static void test_overflow_msi_when_due(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start_near_overflow(&p);
     qtest_clock_step(p.qts, 2000);
-    g_assert_cmphex(rd(&p, INTR_STATUS(0)), ==, 0);
-    g_assert_false(msi_taken(&p));
-    /* The timer raises it when due, without a read; the count restarts */
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, 0)), ==,
+                    0);
+    g_assert_false(hisi_msi_taken(&p));
     qtest_clock_step(p.qts, 10000);
-    g_assert_true(msi_taken(&p));
-    g_assert_cmphex(rd(&p, INTR_STATUS(0)), !=, 0);
-    g_assert_cmpuint(rdq(&p, COUNTER(0)), <, 20);
-    /* The driver's clear: pulse STATUS_RESET; it does not stay set */
-    wr(&p, CTRL_LOW(0), pps | EVENT_EN | STATUS_RESET);
-    wr(&p, CTRL_LOW(0), pps | EVENT_EN);
-    g_assert_cmphex(rd(&p, INTR_STATUS(0)), ==, 0);
-    g_assert_cmphex(rd(&p, CTRL_LOW(0)), ==, pps | EVENT_EN);
-    /* Masked: the status, no MSI; unmasking sends it */
-    wr(&p, INTR_MASK(0), MASK_OVERFLOW);
-    wrq(&p, COUNTER(0), -10ull);
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_true(pmu_overflow_pending(&p, 0));
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)), <,
+                     20);
+    hisi_fini(&p);
+}
+
+/*
+ * Writing the status clears nothing; the driver's clear is a pulse of
+ * STATUS_RESET, which does not stay set.
+ */
+static void test_overflow_status_reset(void)
+{
+    uint32_t ctrl;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    ctrl = pmu_start_near_overflow(&p);
+    qtest_clock_step(p.qts, 12000);
+    g_assert_true(pmu_overflow_pending(&p, 0));
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, 0),
+            R_EVENT_INTR_STATUS_OVERFLOW_MASK);
+    g_assert_true(pmu_overflow_pending(&p, 0));
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
+            ctrl | R_EVENT_CTRL_LOW_STATUS_RESET_MASK);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0), ctrl);
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, 0)), ==,
+                    0);
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0)), ==,
+                    ctrl);
+    hisi_fini(&p);
+}
+
+/* Masked: the status, no MSI; unmasking sends it */
+static void test_overflow_masked_msi_on_unmask(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start_near_overflow(&p);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 0),
+            R_EVENT_INTR_MASK_OVERFLOW_MASK);
     qtest_clock_step(p.qts, 10000);
-    g_assert_cmphex(rd(&p, INTR_STATUS(0)), !=, 0);
-    g_assert_false(msi_taken(&p));
-    wr(&p, INTR_MASK(0), 0);
-    g_assert_true(msi_taken(&p));
-    /* Fault injection: advance a counter over QMP, 808 packets short */
-    wr(&p, CTRL_LOW(0), pps | EVENT_EN | STATUS_RESET);
-    wrq(&p, COUNTER(0), 1ull << 63);
+    g_assert_true(pmu_overflow_pending(&p, 0));
+    g_assert_false(hisi_msi_taken(&p));
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 0), 0);
+    g_assert_true(hisi_msi_taken(&p));
+    hisi_fini(&p);
+}
+
+/* Fault injection: advance a counter over QMP, 808 packets short */
+static void test_overflow_advance(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start_near_overflow(&p);
+    hisi_wrq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0), 1ull << 63);
     qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
                              "{'path': 'pmu', 'property': 'advance', "
                              "'value': '0=9223372036854775000'}}");
     qtest_clock_step(p.qts, 300000);
-    g_assert_false(msi_taken(&p));
+    g_assert_false(hisi_msi_taken(&p));
     qtest_clock_step(p.qts, 200000);
-    g_assert_true(msi_taken(&p));
+    g_assert_true(hisi_msi_taken(&p));
     hisi_fini(&p);
+}
+
+/* No register at these offsets, of the PMU and of a slot */
+#define UNKNOWN_REG         0x0100
+#define UNKNOWN_SLOT_REG(i) (HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i) + 0x40)
+
+/* Every register, 64-bit ones by halves */
+static void pmu_snapshot_all(HisiSnapshot *s)
+{
+    static const uint64_t slot_regs[] = {
+        A_EVENT_CTRL_LOW, A_EVENT_CTRL_HIGH, A_EVENT_INTR_STATUS,
+        A_EVENT_INTR_MASK, A_EVENT_COUNTER, A_EVENT_COUNTER + 4,
+        A_EVENT_EXT_COUNTER, A_EVENT_EXT_COUNTER + 4, A_EVENT_QID_CTRL,
+        A_EVENT_QID_PARA,
+    };
+
+    hisi_snapshot_add(s, A_GLOBAL_CTRL);
+    hisi_snapshot_add(s, A_CLOCK_FREQ);
+    hisi_snapshot_add(s, A_BDF);
+    hisi_snapshot_add(s, A_VERSION);
+    hisi_snapshot_add(s, A_DEVICE_ID);
+    for (int i = 0; i < HNS3_PMU_SLOTS; i++) {
+        for (int r = 0; r < ARRAY_SIZE(slot_regs); r++) {
+            hisi_snapshot_add(s, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i) +
+                              slot_regs[r]);
+        }
+    }
 }
 
 /* Bad offsets, widths and writes are logged and change nothing. */
 static void test_bad_accesses(void)
 {
+    uint32_t pps = pmu_event(PPS_SSU_RPU, MODE_GLOBAL);
+    HisiSnapshot before = { 0 };
+    uint64_t cnt, ext;
     Pmu p;
 
-    pmu_init(&p, "");
-    g_assert_cmphex(qpci_io_readw(p.dev, p.bar, CTRL_LOW(0)), ==, 0);
-    g_assert_cmphex(qpci_io_readq(p.dev, p.bar, CTRL_LOW(0)), ==, 0);
-    g_assert_cmphex(rd(&p, 0x0100), ==, 0);
-    g_assert_cmphex(rd(&p, SLOT(3) + 0x40), ==, 0);
-    wr(&p, CLOCK_FREQ, 5);
-    g_assert_cmpuint(rd(&p, CLOCK_FREQ), ==, 1000000000);
-    wr(&p, INTR_STATUS(0), 1);
-    g_assert_cmphex(rd(&p, INTR_STATUS(0)), ==, 0);
-    qpci_io_writew(p.dev, p.bar, GLOBAL_CTRL, 1);
-    g_assert_cmphex(rd(&p, GLOBAL_CTRL), ==, 0);
+    pmu_init(&p, "", NULL);
+    /* a state to keep: slots set up, one loaded */
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0), pps);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1), pps);
+    hisi_wrq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 1), 0x1122334455667788ull);
+    pmu_snapshot_all(&before);
+    hisi_snapshot_take(&p, &before);
+
+    g_assert_cmphex(qpci_io_readw(p.dev, p.bar,
+                                  HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0)), ==, 0);
+    g_assert_cmphex(qpci_io_readq(p.dev, p.bar,
+                                  HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0)), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, UNKNOWN_REG), ==, 0);
+    g_assert_cmphex(hisi_rd(&p, UNKNOWN_SLOT_REG(3)), ==, 0);
+    hisi_wr(&p, A_CLOCK_FREQ, 5);
+    g_assert_cmpuint(hisi_rd(&p, A_CLOCK_FREQ), ==, 1000000000);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, 0), 1);
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, 0)), ==,
+                    0);
+    qpci_io_writew(p.dev, p.bar, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_GLOBAL_CTRL), ==, 0);
+    qpci_io_writeq(p.dev, p.bar, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1), 0);
+    hisi_wr(&p, UNKNOWN_REG, 0xffffffff);
+    hisi_wr(&p, UNKNOWN_SLOT_REG(3), 0xffffffff);
+    hisi_wr(&p, A_BDF, 0x12345678);
+    hisi_wr(&p, A_VERSION, 0x12345678);
+    hisi_wr(&p, A_DEVICE_ID, 0x12345678);
+    hisi_snapshot_assert_same(&p, &before);
+
+    /* The PMU still counts exactly. */
+    pmu_count(&p, pps, 0, 1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 2000);
     hisi_fini(&p);
 }
 
 static void test_migration(void)
 {
-    uint32_t pps = EVENT(PPS_SSU_RPU, MODE_GLOBAL) | EVENT_EN;
+    uint32_t pps = pmu_event(PPS_SSU_RPU, MODE_GLOBAL) |
+                   R_EVENT_CTRL_LOW_EN_MASK;
     uint64_t cnt;
     Pmu src, dst;
 
-    pmu_init(&src, "");
-    wr(&src, CTRL_LOW(2), pps);
-    wr(&src, INTR_MASK(2), 0);
-    wr(&src, GLOBAL_CTRL, 1);
+    pmu_init(&src, "", NULL);
+    hisi_wr(&src, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 2), pps);
+    hisi_wr(&src, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 2), 0);
+    hisi_wr(&src, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
     qtest_clock_step(src.qts, 1000 * 1000);
-    cnt = rdq(&src, COUNTER(2));
+    cnt = hisi_rdq(&src, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 2));
     g_assert_cmpuint(cnt, ==, 2000);
     hisi_migrate(&src, &dst, pmu_init);
-    g_assert_cmphex(rd(&dst, CTRL_LOW(2)), ==, pps);
-    g_assert_cmphex(rd(&dst, INTR_MASK(2)), ==, 0);
-    g_assert_cmpuint(rdq(&dst, COUNTER(2)), ==, cnt);
+    g_assert_cmphex(hisi_rd(&dst, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 2)), ==,
+                    pps);
+    g_assert_cmphex(hisi_rd(&dst, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 2)), ==,
+                    0);
+    g_assert_cmpuint(hisi_rdq(&dst, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 2)), ==,
+                     cnt);
     qtest_clock_step(dst.qts, 1000 * 1000);
-    g_assert_cmpuint(rdq(&dst, COUNTER(2)), ==, cnt + 2000);
+    g_assert_cmpuint(hisi_rdq(&dst, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 2)), ==,
+                     cnt + 2000);
     hisi_fini(&dst);
     hisi_fini(&src);
 }
 
-static void test_bad_properties(void)
-{
-    hisi_assert_refused("-device hns3-pmu,clock-freq=0",
-                        "clock-freq must be 1..1000000000 Hz (got 0)");
-    hisi_assert_refused("-device hns3-pmu,ports=9", "ports must be 1..8");
-    hisi_assert_refused("-device hns3-pmu,tcs=0", "tcs must be 1..8");
-    hisi_assert_refused("-device hns3-pmu,queues=300", "queues must be 1..256");
-    hisi_assert_refused("-device hns3-pmu,bdf-min=0x100,bdf-max=0x2ff",
-                        "must be on one bus");
-    hisi_assert_refused("-device hns3-pmu,addr=0xa,sicl-id=3 "
-                        "-device hns3-pmu,addr=0xb,sicl-id=3",
-                        "another hns3-pmu already has sicl-id=3");
-}
+static const HisiRefusal bad_properties[] = {
+    { "clock-freq-0", { "-device", "hns3-pmu,clock-freq=0" },
+      "clock-freq must be 1..1000000000 Hz (got 0)" },
+    { "ports-9", { "-device", "hns3-pmu,ports=9" }, "ports must be 1..8" },
+    { "tcs-0", { "-device", "hns3-pmu,tcs=0" }, "tcs must be 1..8" },
+    { "queues-300", { "-device", "hns3-pmu,queues=300" },
+      "queues must be 1..256" },
+    { "bdf-range-across-buses",
+      { "-device", "hns3-pmu,bdf-min=0x100,bdf-max=0x2ff" },
+      "must be on one bus" },
+    { "same-sicl-twice",
+      { "-device", "hns3-pmu,addr=0xa,sicl-id=3",
+        "-device", "hns3-pmu,addr=0xb,sicl-id=3" },
+      "another hns3-pmu already has sicl-id=3" },
+};
 
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hns3-pmu/reset-values", test_reset_values);
-    qtest_add_func("/hns3-pmu/exact-counts", test_exact_counts);
-    qtest_add_func("/hns3-pmu/filters", test_filters);
-    qtest_add_func("/hns3-pmu/overflow", test_overflow);
+    qtest_add_func("/hns3-pmu/exact-packets", test_exact_packets);
+    qtest_add_func("/hns3-pmu/exact-bandwidth", test_exact_bandwidth);
+    qtest_add_func("/hns3-pmu/exact-rpu-latency", test_exact_rpu_latency);
+    qtest_add_func("/hns3-pmu/exact-interrupts", test_exact_interrupts);
+    qtest_add_func("/hns3-pmu/no-count-without-start",
+                   test_no_count_without_start);
+    qtest_add_func("/hns3-pmu/no-count-without-event-enable",
+                   test_no_count_without_event_enable);
+    qtest_add_func("/hns3-pmu/filter-port", test_filter_port);
+    qtest_add_func("/hns3-pmu/filter-port-tc", test_filter_port_tc);
+    qtest_add_func("/hns3-pmu/filter-func", test_filter_func);
+    qtest_add_func("/hns3-pmu/qid-check", test_qid_check);
+    qtest_add_func("/hns3-pmu/filter-func-queue", test_filter_func_queue);
+    qtest_add_func("/hns3-pmu/mode-not-taken", test_mode_not_taken);
+    qtest_add_func("/hns3-pmu/unknown-event", test_unknown_event);
+    qtest_add_func("/hns3-pmu/overflow-msi-when-due",
+                   test_overflow_msi_when_due);
+    qtest_add_func("/hns3-pmu/overflow-status-reset",
+                   test_overflow_status_reset);
+    qtest_add_func("/hns3-pmu/overflow-masked-msi-on-unmask",
+                   test_overflow_masked_msi_on_unmask);
+    qtest_add_func("/hns3-pmu/overflow-advance", test_overflow_advance);
     qtest_add_func("/hns3-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hns3-pmu/migration", test_migration);
-    qtest_add_func("/hns3-pmu/bad-properties", test_bad_properties);
+    hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
+                      ARRAY_SIZE(bad_properties));
     return g_test_run();
 }
