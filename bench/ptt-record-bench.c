@@ -46,16 +46,16 @@ static void make_streams(TrafficStream *s, bool odd)
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
     TrafficTuning tune = TRAFFIC_TUNING_RESET;
 
-    traffic_profile_default(spec);
+    model_traffic_profile_default(spec);
     if (odd) {
         for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
             spec[i].rate += 7;
         }
     }
-    traffic_endpoint_streams(s, 1, spec, 0x100, 0x80, 0x10000000, 4096, &tune,
-                             0);
-    traffic_endpoint_streams(s + TRAFFIC_ENDPOINT_STREAMS, 1, spec, 0x200,
-                             0x88, 0x10001000, 4096, &tune, 0);
+    model_traffic_endpoint_streams(s, 1, spec, 0x100, 0x80, 0x10000000, 4096,
+                                   &tune, 0);
+    model_traffic_endpoint_streams(s + TRAFFIC_ENDPOINT_STREAMS, 1, spec, 0x200,
+                                   0x88, 0x10001000, 4096, &tune, 0);
 }
 
 /* Generate @n records into 64 KiB chunks; returns seconds taken. */
@@ -77,10 +77,11 @@ static double generate(uint64_t n, bool format_8dw, bool odd, uint8_t *chunk,
     /* a little more time than @n records take */
     end = (int64_t)((n + 1000) * TRAFFIC_NS_PER_S / rate);
     t0 = now_s();
-    ptt_trace_start(&g, s, 2 * TRAFFIC_ENDPOINT_STREAMS, 0, end, format_8dw,
-                    0);
+    model_ptt_trace_start(&g, s, 2 * TRAFFIC_ENDPOINT_STREAMS, 0, end,
+                          format_8dw, 0);
     while (done < n) {
-        uint32_t got = ptt_trace_fill(&g, chunk, MIN(n - done, CHUNK / size));
+        uint32_t got = model_ptt_trace_fill(&g, chunk, MIN(n - done,
+                                                           CHUNK / size));
 
         sum += chunk[got * size - 1];
         done += got;
@@ -117,13 +118,14 @@ static double query_ns(int64_t t)
     const int n = 10000000;
     double t0;
 
-    traffic_profile_default(spec);
-    traffic_endpoint_streams(s, 1, spec, 0x100, 0x80, 0x10000000, 4096, &tune,
-                             0);
+    model_traffic_profile_default(spec);
+    model_traffic_endpoint_streams(s, 1, spec, 0x100, 0x80, 0x10000000, 4096,
+                                   &tune, 0);
     t0 = now_s();
     for (int i = 0; i < n; i++) {
-        sink += traffic_count_before(&s[i % TRAFFIC_ENDPOINT_STREAMS].flow,
-                                     t + i);
+        const TrafficFlow *flow = &s[i % TRAFFIC_ENDPOINT_STREAMS].flow;
+
+        sink += model_traffic_count_before(flow, t + i);
     }
     return (now_s() - t0) * 1e9 / n;
 }

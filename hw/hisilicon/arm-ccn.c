@@ -199,18 +199,18 @@ static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
                                XP_PMU_EVENT_SEL_BITS, 6);
 
         src->node = xp * 2 + extract32(id, 3, 1);
-        return ring_xp_event(extract32(id, 0, 3), extract32(id, 4, 2),
-                             &src->def) &&
+        return model_ring_xp_event(extract32(id, 0, 3), extract32(id, 4, 2),
+                                   &src->def) &&
                ccn_node_streams(s, src->node, type);
     }
     src->node = xp * 2 + (nib - DT_CONFIG_NODE) / 4;
     return ccn_node_streams(s, src->node, type) &&
-           ring_node_event(*type,
-                           extract32(s->node_event_sel[src->node],
-                                     ((nib - DT_CONFIG_NODE) % 4) *
-                                     NODE_PMU_EVENT_SEL_BITS,
-                                     NODE_PMU_EVENT_SEL_BITS),
-                           &src->def);
+           model_ring_node_event(*type,
+                                 extract32(s->node_event_sel[src->node],
+                                           ((nib - DT_CONFIG_NODE) % 4) *
+                                           NODE_PMU_EVENT_SEL_BITS,
+                                           NODE_PMU_EVENT_SEL_BITS),
+                                 &src->def);
 }
 
 /* Flits counter @idx counts in [t0, t1) (s->streams: its node's) */
@@ -222,11 +222,12 @@ static uint64_t ccn_flits(ArmCcnState *s, const CcnSource *src, int64_t t0,
     if (src->watchpoint) {
         const uint64_t *cmp = s->xp[src->xp].wp_cmp[src->wp];
 
-        return ring_flits_matching(&s->streams[src->def.vc * 2 + dir],
-                                   cmp[WP_VAL_L], cmp[WP_VAL_H],
-                                   cmp[WP_MASK_L], cmp[WP_MASK_H], t0, t1);
+        return model_ring_flits_matching(&s->streams[src->def.vc * 2 + dir],
+                                         cmp[WP_VAL_L], cmp[WP_VAL_H],
+                                         cmp[WP_MASK_L], cmp[WP_MASK_H], t0,
+                                         t1);
     }
-    return ring_event_count(s->streams, &src->def, t0, t1);
+    return model_ring_event_count(s->streams, &src->def, t0, t1);
 }
 
 /* The overflow interrupt: a level, while an enabled overflow is pending */

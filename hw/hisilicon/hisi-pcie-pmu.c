@@ -71,7 +71,7 @@ static bool pmu_counting(HisiPciePmuState *s, PmuCounter *c)
 {
     return FIELD_EX32(s->global_ctrl, GLOBAL_CTRL, EN) &&
            FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT_EN) &&
-           pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
+           model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
 }
 
 static PciePmuFilter pmu_filter(uint64_t ctrl)
@@ -116,7 +116,7 @@ static void pmu_add_endpoint(PCIDevice *ep, PCIDevice *port, void *opaque)
     hisi_traffic_endpoint_streams(w->s->pmu.traffic, streams, bdf,
                                   pci_get_bdf(port), mmio_base, mmio_size);
     for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-        if (pcie_pmu_stream_matches(w->ev, &streams[i]) &&
+        if (model_pcie_pmu_stream_matches(w->ev, &streams[i]) &&
             w->n < ARRAY_SIZE(w->s->streams)) {
             w->s->streams[w->n++] = streams[i];
         }
@@ -129,7 +129,8 @@ static uint32_t pmu_streams(HisiPciePmuState *s, PmuCounter *c)
     PmuWalk w = {
         .s = s,
         .ctrl = c->event_ctrl,
-        .ev = pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT)),
+        .ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL,
+                                              EVENT)),
     };
 
     hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->bdf_min, s->bdf_max,
@@ -172,18 +173,19 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
     if (!pmu_counting(s, c)) {
         return;
     }
-    ev = pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
+    ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
     f = pmu_filter(c->event_ctrl);
     n = pmu_streams(s, c);
     if (f.trig_en && !c->triggered) {
         int64_t first = TRAFFIC_NEVER;
 
         for (uint32_t i = 0; i < n; i++) {
-            uint64_t k = pcie_pmu_trigger_tlp(&s->streams[i], &f,
-                             traffic_count_before(&s->streams[i].flow, t0));
+            const TrafficFlow *flow = &s->streams[i].flow;
+            uint64_t k = model_pcie_pmu_trigger_tlp(
+                &s->streams[i], &f, model_traffic_count_before(flow, t0));
 
             if (k != UINT64_MAX) {
-                first = MIN(first, traffic_time(&s->streams[i].flow, k));
+                first = MIN(first, model_traffic_time(flow, k));
             }
         }
         if (first >= t1) {
@@ -193,10 +195,12 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
         t0 = first;
     }
     for (uint32_t i = 0; i < n; i++) {
-        pcie_pmu_stream_sums(&s->streams[i], &f,
-                             traffic_count_before(&s->streams[i].flow, t0),
-                             traffic_count_before(&s->streams[i].flow, t1),
-                             &sums);
+        const TrafficFlow *flow = &s->streams[i].flow;
+
+        model_pcie_pmu_stream_sums(&s->streams[i], &f,
+                                   model_traffic_count_before(flow, t0),
+                                   model_traffic_count_before(flow, t1),
+                                   &sums);
     }
     if (ev->latency) {
         hisi_pmu_add(pmu, idx, HISI_PMU_CNT, sums.delay_ns);
@@ -219,7 +223,7 @@ static bool pmu_max_rates(HisiPmu *pmu, unsigned idx,
     if (!pmu_counting(s, c) || c->int_mask) {
         return false;
     }
-    ev = pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
+    ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
     n = pmu_streams(s, c);
     for (uint32_t i = 0; i < n; i++) {
         TrafficStream *st = &s->streams[i];
@@ -316,7 +320,7 @@ static void pmu_write_event_ctrl(HisiPciePmuState *s, unsigned idx,
         s->pmu.slot[idx].value[HISI_PMU_CNT] = 0;
         s->pmu.slot[idx].value[HISI_PMU_EXT_CNT] = 0;
     }
-    if (FIELD_EX64(val, EVENT_CTRL, EVENT_EN) && !pcie_pmu_event(code)) {
+    if (FIELD_EX64(val, EVENT_CTRL, EVENT_EN) && !model_pcie_pmu_event(code)) {
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-pcie-pmu: counter %u enabled "
                       "with unknown event 0x%04x: it does not count\n",
                       idx, code);

@@ -176,7 +176,7 @@ static uint32_t ptt_selected_streams(HisiPttState *s)
     hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->rp_bdf_min, s->rp_bdf_max,
                                ptt_add_endpoint, &w);
     for (uint32_t i = 0; i < w.n; i++) {
-        if (ptt_selects(rxtx, types, ptt_8dw(s), &s->streams[i])) {
+        if (model_ptt_selects(rxtx, types, ptt_8dw(s), &s->streams[i])) {
             s->streams[n++] = s->streams[i];
         }
     }
@@ -266,9 +266,9 @@ static void ptt_advance(HisiPttState *s, int64_t now)
         return;
     }
     n = ptt_selected_streams(s);
-    ptt_trace_start(s->gen, s->streams, n, s->traced_until, now, ptt_8dw(s),
-                    s->time_base);
-    while (ptt_trace_peek(s->gen) < TRAFFIC_NEVER) {
+    model_ptt_trace_start(s->gen, s->streams, n, s->traced_until, now,
+                          ptt_8dw(s), s->time_base);
+    while (model_ptt_trace_peek(s->gen) < TRAFFIC_NEVER) {
         /* The last record that fits completes the buffer. */
         uint32_t room = (buf_size - s->wr_offset) / rec;
         uint32_t max = MIN(room - (s->int_stat ? 1 : 0), PTT_DMA_CHUNK / rec);
@@ -276,15 +276,16 @@ static void ptt_advance(HisiPttState *s, int64_t now)
 
         if (!max) {
             /* Stalled: count what is lost up to now and stop here. */
-            int64_t t = ptt_trace_peek(s->gen);
+            int64_t t = model_ptt_trace_peek(s->gen);
 
             for (uint32_t i = 0; i < n; i++) {
-                s->lost += traffic_count_before(&s->streams[i].flow, now) -
-                           traffic_count_before(&s->streams[i].flow, t);
+                s->lost += model_traffic_count_before(&s->streams[i].flow,
+                                                      now) -
+                           model_traffic_count_before(&s->streams[i].flow, t);
             }
             break;
         }
-        got = ptt_trace_fill(s->gen, s->dma_chunk, max);
+        got = model_ptt_trace_fill(s->gen, s->dma_chunk, max);
         s->wr_offset += got * rec;
         if (!ptt_dma(s, got * rec)) {
             return;
@@ -358,7 +359,7 @@ static bool ptt_start_ok(HisiPttState *s)
                       s->wr_offset, s->addr_size);
         s->wr_offset = 0;
     }
-    if (!ptt_direction_valid(rxtx, ptt_8dw(s))) {
+    if (!model_ptt_direction_valid(rxtx, ptt_8dw(s))) {
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: direction %u is reserved "
                       "with the 8DW format: nothing will be traced\n", rxtx);
     }

@@ -97,15 +97,15 @@ void hisi_traffic_endpoint_streams(HisiTraffic *t, TrafficStream *out,
 {
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
 
-    traffic_profile_default(spec);
-    traffic_rules_apply(&t->rules, ep, port, spec);
+    model_traffic_profile_default(spec);
+    model_traffic_rules_apply(&t->rules, ep, port, spec);
     if (t->paused) {
         for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
             spec[i].rate = 0;
         }
     }
-    traffic_endpoint_streams(out, t->seed, spec, ep, port, mmio_base,
-                             mmio_size, &t->tune, t->epoch);
+    model_traffic_endpoint_streams(out, t->seed, spec, ep, port, mmio_base,
+                                   mmio_size, &t->tune, t->epoch);
 }
 
 uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
@@ -115,15 +115,15 @@ uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
 {
     NicSpec spec[NIC_KINDS];
 
-    nic_profile_default(spec);
-    traffic_rules_apply_nic(&t->rules, func, port, spec);
+    model_nic_profile_default(spec);
+    model_traffic_rules_apply_nic(&t->rules, func, port, spec);
     if (t->paused) {
         for (int i = 0; i < NIC_KINDS; i++) {
             spec[i].rate = 0;
         }
     }
-    return nic_function_streams(out, t->seed, spec, func, mac_port, queues,
-                                tcs, t->epoch);
+    return model_nic_function_streams(out, t->seed, spec, func, mac_port,
+                                      queues, tcs, t->epoch);
 }
 
 void hisi_traffic_ring_streams(HisiTraffic *t, RingStream *out, uint8_t node,
@@ -131,12 +131,12 @@ void hisi_traffic_ring_streams(HisiTraffic *t, RingStream *out, uint8_t node,
 {
     RingSpec spec;
 
-    ring_profile_default(type, &spec);
-    traffic_rules_apply_ring(&t->rules, node, &spec);
+    model_ring_profile_default(type, &spec);
+    model_traffic_rules_apply_ring(&t->rules, node, &spec);
     if (t->paused) {
         memset(&spec, 0, sizeof(spec));
     }
-    ring_node_streams(out, t->seed, &spec, node, type, t->epoch);
+    model_ring_node_streams(out, t->seed, &spec, node, type, t->epoch);
 }
 
 static char *traffic_get_rules(Object *obj, Error **errp)
@@ -166,7 +166,7 @@ static void traffic_set_rules(Object *obj, const char *value, Error **errp)
     TrafficNewRules nr = { .rules = rules, .text = value };
     char err[256];
 
-    if (!traffic_rules_parse(rules, value, err, sizeof(err))) {
+    if (!model_traffic_rules_parse(rules, value, err, sizeof(err))) {
         error_setg(errp, "hisi-traffic: rules: %s", err);
         return;
     }
@@ -270,7 +270,8 @@ static int traffic_post_load(void *opaque, int version_id)
     char err[256];
 
     if (!t->rules_len || t->rules_text[t->rules_len - 1] ||
-        !traffic_rules_parse(&t->rules, t->rules_text, err, sizeof(err))) {
+        !model_traffic_rules_parse(&t->rules, t->rules_text, err,
+                                   sizeof(err))) {
         return -EINVAL;
     }
     return 0;

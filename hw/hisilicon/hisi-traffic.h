@@ -51,7 +51,7 @@ void hisi_traffic_endpoint_streams(HisiTraffic *t, TrafficStream *out,
 /*
  * The NIC streams of function @func below root port @port: on MAC port
  * @mac_port, @queues queues on @tcs traffic classes; 2 * @queues + 2 of
- * them into @out (nic_function_streams()). Returns how many.
+ * them into @out (model_nic_function_streams()). Returns how many.
  */
 uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
                                   uint16_t func, uint16_t port,
@@ -60,7 +60,7 @@ uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
 
 /*
  * The RING_NODE_STREAMS flit streams of ring node @node of @type (a CCN
- * node type) into @out (ring_node_streams()).
+ * node type) into @out (model_ring_node_streams()).
  */
 void hisi_traffic_ring_streams(HisiTraffic *t, RingStream *out, uint8_t node,
                                uint8_t type);

@@ -80,7 +80,7 @@ struct Hns3PmuState {
 
 static const Hns3PmuEvent *pmu_event(Hns3PmuSlot *c)
 {
-    return hns3_pmu_event(HNS3_PMU_EVENT_CODE(c->ctrl_low));
+    return model_hns3_pmu_event(HNS3_PMU_EVENT_CODE(c->ctrl_low));
 }
 
 static bool pmu_counting(Hns3PmuState *s, Hns3PmuSlot *c)
@@ -139,8 +139,8 @@ static void pmu_walk(Hns3PmuState *s, PmuWalk *w)
 
 static void pmu_sum_stream(PmuWalk *w, const NicStream *st)
 {
-    if (hns3_pmu_stream_matches(w->ev, &w->filter, st)) {
-        hns3_pmu_stream_sums(w->ev, st, w->t0, w->t1, &w->sums);
+    if (model_hns3_pmu_stream_matches(w->ev, &w->filter, st)) {
+        model_hns3_pmu_stream_sums(w->ev, st, w->t0, w->t1, &w->sums);
     }
 }
 
@@ -205,7 +205,7 @@ static void pmu_bound_stream(PmuWalk *w, const NicStream *st)
 {
     uint16_t max_len = 0;
 
-    if (!hns3_pmu_stream_matches(w->ev, &w->filter, st)) {
+    if (!model_hns3_pmu_stream_matches(w->ev, &w->filter, st)) {
         return;
     }
     for (int j = 0; j < TRAFFIC_PATTERN; j++) {
@@ -361,7 +361,7 @@ static void pmu_write_ctrl_low(Hns3PmuState *s, unsigned idx, uint32_t val)
     Hns3PmuSlot *c = &s->slot[idx];
     unsigned mode = FIELD_EX32(val, EVENT_CTRL_LOW, FILTER_MODE);
     uint16_t code = HNS3_PMU_EVENT_CODE(val);
-    const Hns3PmuEvent *ev = hns3_pmu_event(code);
+    const Hns3PmuEvent *ev = model_hns3_pmu_event(code);
 
     /* STATUS_RESET clears a pending overflow; it does not stay set. */
     if (FIELD_EX32(val, EVENT_CTRL_LOW, STATUS_RESET)) {

@@ -42,7 +42,7 @@ static void test_unknown_codes(void)
         for (size_t i = 0; i < G_N_ELEMENTS(driver_events); i++) {
             driver |= driver_events[i].code == code;
         }
-        g_assert_cmpint(hns3_pmu_event(code) != NULL, ==, driver);
+        g_assert_cmpint(model_hns3_pmu_event(code) != NULL, ==, driver);
     }
 }
 
@@ -58,22 +58,22 @@ static void make(NicStream *s)
 {
     NicSpec spec[NIC_KINDS];
 
-    nic_profile_default(spec);
-    nic_function_streams(s, 1, spec, 0x0100, 1, QUEUES, 2, 0);
-    nic_function_streams(s + PER_FUNC, 1, spec, 0x0101, 2, QUEUES, 2, 0);
+    model_nic_profile_default(spec);
+    model_nic_function_streams(s, 1, spec, 0x0100, 1, QUEUES, 2, 0);
+    model_nic_function_streams(s + PER_FUNC, 1, spec, 0x0101, 2, QUEUES, 2, 0);
 }
 
 /* What event @code with filter @f counts of the streams @s in [t0, t1) */
 static Hns3PmuSums sums(uint16_t code, Hns3PmuFilter f, const NicStream *s,
                         int64_t t0, int64_t t1)
 {
-    const Hns3PmuEvent *ev = hns3_pmu_event(code);
+    const Hns3PmuEvent *ev = model_hns3_pmu_event(code);
     Hns3PmuSums total = { 0 };
 
     g_assert_nonnull(ev);
     for (unsigned i = 0; i < FUNCS * PER_FUNC; i++) {
-        if (hns3_pmu_stream_matches(ev, &f, &s[i])) {
-            hns3_pmu_stream_sums(ev, &s[i], t0, t1, &total);
+        if (model_hns3_pmu_stream_matches(ev, &f, &s[i])) {
+            model_hns3_pmu_stream_sums(ev, &s[i], t0, t1, &total);
         }
     }
     return total;
@@ -181,8 +181,8 @@ static void test_stages_agree(void)
             NicStream *qtx = &s[f * PER_FUNC + 2 * q], *qrx = qtx + 1;
             uint64_t ntx = 10000 * (q + 1), nrx = 15000 * (q + 1);
 
-            traffic_set_rate(&qtx->flow, 100000 * (q + 1), 0);
-            traffic_set_rate(&qrx->flow, 150000 * (q + 1), 0);
+            model_traffic_set_rate(&qtx->flow, 100000 * (q + 1), 0);
+            model_traffic_set_rate(&qrx->flow, 150000 * (q + 1), 0);
             *(q & 1 ? &tx_odd : &tx_even) += ntx;
             *(q & 1 ? &rx_odd : &rx_even) += nrx;
             intr += ntx / 16 + nrx / 16;
@@ -217,7 +217,7 @@ static void test_stages_agree(void)
                      sums(0x0002, global, s, 0, T1).bytes);
     /* a bandwidth stage and the packet rate stage of the same name agree */
     for (uint16_t bw = 0x0001; bw <= 0x0010; bw++) {
-        if (hns3_pmu_event(bw)) {
+        if (model_hns3_pmu_event(bw)) {
             g_assert_cmpuint(units(bw, global, s, 0, T1), ==,
                              units(0x0100 | bw, global, s, 0, T1));
         }
@@ -290,11 +290,12 @@ static void test_sums(void)
     NicPacket p;
 
     make(s);
-    hns3_pmu_stream_sums(hns3_pmu_event(0x0002), q, t0, t1, &bw);
-    hns3_pmu_stream_sums(hns3_pmu_event(0x0009), q, t0, t1, &bd);
-    hns3_pmu_stream_sums(hns3_pmu_event(0x020e), q, t0, t1, &dly);
-    k = traffic_count_before(&q->flow, t0);
-    for (nic_packet(q, k, &p); p.time < t1; nic_packet(q, ++k, &p)) {
+    model_hns3_pmu_stream_sums(model_hns3_pmu_event(0x0002), q, t0, t1, &bw);
+    model_hns3_pmu_stream_sums(model_hns3_pmu_event(0x0009), q, t0, t1, &bd);
+    model_hns3_pmu_stream_sums(model_hns3_pmu_event(0x020e), q, t0, t1, &dly);
+    k = model_traffic_count_before(&q->flow, t0);
+    for (model_nic_packet(q, k, &p); p.time < t1; model_nic_packet(q, ++k,
+                                                                   &p)) {
         bytes += p.len;
         n++;
     }

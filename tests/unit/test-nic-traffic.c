@@ -14,8 +14,9 @@ static uint32_t make(NicStream *s, uint64_t seed, int64_t epoch)
 {
     NicSpec spec[NIC_KINDS];
 
-    nic_profile_default(spec);
-    return nic_function_streams(s, seed, spec, 0x0301, 2, QUEUES, 3, epoch);
+    model_nic_profile_default(spec);
+    return model_nic_function_streams(s, seed, spec, 0x0301, 2, QUEUES, 3,
+                                      epoch);
 }
 
 static void test_function_streams(void)
@@ -23,7 +24,7 @@ static void test_function_streams(void)
     NicStream s[2 * QUEUES + 2];
     NicSpec spec[NIC_KINDS];
 
-    nic_profile_default(spec);
+    model_nic_profile_default(spec);
     g_assert_cmpuint(make(s, 1, 100), ==, 2 * QUEUES + 2);
     for (unsigned q = 0; q < QUEUES; q++) {
         for (unsigned d = 0; d < 2; d++) {
@@ -53,11 +54,12 @@ static void test_counts_match_packets(void)
         const NicStream *x = &s[g_test_rand_int_range(0, n)];
         int64_t t0 = g_test_rand_int_range(0, 20000000);
         int64_t t1 = t0 + g_test_rand_int_range(0, 3000000);
-        uint64_t k = traffic_count_before(&x->flow, t0);
+        uint64_t k = model_traffic_count_before(&x->flow, t0);
         uint64_t packets = 0, bytes = 0, intr = 0;
         NicPacket p;
 
-        for (nic_packet(x, k, &p); p.time < t1; nic_packet(x, ++k, &p)) {
+        for (model_nic_packet(x, k, &p); p.time < t1; model_nic_packet(x, ++k,
+                                                                       &p)) {
             g_assert_cmpint(p.time, >=, t0);
             g_assert_cmpuint(p.len, >=, x->kind < NIC_ROCE_TX ? 64 : 256);
             g_assert_cmpuint(p.len, <=, x->kind < NIC_ROCE_TX ? 1518 : 4096);
@@ -66,9 +68,9 @@ static void test_counts_match_packets(void)
             bytes += p.len;
             intr += p.interrupt;
         }
-        g_assert_cmpuint(nic_packets(x, t0, t1), ==, packets);
-        g_assert_cmpuint(nic_bytes(x, t0, t1), ==, bytes);
-        g_assert_cmpuint(nic_interrupts(x, t0, t1), ==, intr);
+        g_assert_cmpuint(model_nic_packets(x, t0, t1), ==, packets);
+        g_assert_cmpuint(model_nic_bytes(x, t0, t1), ==, bytes);
+        g_assert_cmpuint(model_nic_interrupts(x, t0, t1), ==, intr);
     }
 }
 
@@ -84,9 +86,9 @@ static void test_pure(void)
     for (uint64_t k = 0; k < 64; k++) {
         NicPacket pa, pb, pc;
 
-        nic_packet(&a[1], k, &pa);
-        nic_packet(&b[1], k, &pb);
-        nic_packet(&c[1], k, &pc);
+        model_nic_packet(&a[1], k, &pa);
+        model_nic_packet(&b[1], k, &pb);
+        model_nic_packet(&c[1], k, &pc);
         g_assert_cmpint(pa.time, ==, pb.time);
         g_assert_cmpuint(pa.len, ==, pb.len);
         g_assert_cmpuint(pa.bd, ==, pb.bd);
@@ -105,10 +107,10 @@ static void test_long_runs(void)
     int64_t ten_years = 10ll * 365 * 24 * 3600 * 1000000000ll;
     uint64_t packets = 10ull * 365 * 24 * 3600 * 1000000;
 
-    nic_function_streams(s, 1, all, 0x0100, 0, 1, 1, 0);
-    g_assert_cmpuint(nic_packets(&s[0], 0, ten_years), ==, packets);
-    g_assert_cmpuint(nic_bytes(&s[0], 0, ten_years), ==, packets * 9000);
-    g_assert_cmpuint(nic_interrupts(&s[0], 0, ten_years), ==, packets);
+    model_nic_function_streams(s, 1, all, 0x0100, 0, 1, 1, 0);
+    g_assert_cmpuint(model_nic_packets(&s[0], 0, ten_years), ==, packets);
+    g_assert_cmpuint(model_nic_bytes(&s[0], 0, ten_years), ==, packets * 9000);
+    g_assert_cmpuint(model_nic_interrupts(&s[0], 0, ten_years), ==, packets);
 }
 
 int main(int argc, char **argv)

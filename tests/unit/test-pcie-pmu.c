@@ -48,23 +48,25 @@ static void make_endpoint(TrafficStream *s, uint64_t mmio_base)
     /* tuning at reset: the rates and latencies as given */
     TrafficTuning neutral = TRAFFIC_TUNING_RESET;
 
-    traffic_endpoint_streams(s, 1, test_profile, 0x0100, 0x0080, mmio_base,
-                             0x4000, &neutral, 0);
+    model_traffic_endpoint_streams(s, 1, test_profile, 0x0100, 0x0080,
+                                   mmio_base, 0x4000, &neutral, 0);
 }
 
 /* What event @code with filter @f counts of @s in [t0, t1) */
 static PciePmuSums count(uint16_t code, const PciePmuFilter *f,
                          const TrafficStream *s, int64_t t0, int64_t t1)
 {
-    const PciePmuEvent *ev = pcie_pmu_event(code);
+    const PciePmuEvent *ev = model_pcie_pmu_event(code);
     PciePmuSums sums = { 0 };
 
     g_assert_nonnull(ev);
     for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-        if (pcie_pmu_stream_matches(ev, &s[i])) {
-            pcie_pmu_stream_sums(&s[i], f,
-                                 traffic_count_before(&s[i].flow, t0),
-                                 traffic_count_before(&s[i].flow, t1), &sums);
+        if (model_pcie_pmu_stream_matches(ev, &s[i])) {
+            model_pcie_pmu_stream_sums(&s[i], f,
+                                       model_traffic_count_before(&s[i].flow,
+                                                                  t0),
+                                       model_traffic_count_before(&s[i].flow,
+                                                                  t1), &sums);
         }
     }
     return sums;
@@ -113,8 +115,8 @@ static void test_event_counts(void)
         PciePmuSums got = count(driver_events[i].code, &both, s, T0, T1);
 
         g_test_message("%s", driver_events[i].name);
-        g_assert_cmpint(pcie_pmu_event(driver_events[i].code)->latency, ==,
-                        driver_events[i].latency);
+        g_assert_cmpint(model_pcie_pmu_event(driver_events[i].code)->latency,
+                        ==, driver_events[i].latency);
         g_assert_cmpuint(got.tlps, ==, driver_events[i].tlps);
         if (driver_events[i].latency) {
             g_assert_cmpuint(got.delay_ns, ==, driver_events[i].delay_ns);
@@ -139,7 +141,7 @@ static void test_unknown_codes(void)
             driver |= driver_events[i].code == code;
         }
         if (!driver) {
-            g_assert_null(pcie_pmu_event(code));
+            g_assert_null(model_pcie_pmu_event(code));
         } else {
             known++;
         }
@@ -217,7 +219,7 @@ static TrafficStream stream(uint16_t min, uint16_t max, uint64_t addr)
         .addr_base = addr, .addr_window = 4096, .latency_ns = 700,
     };
 
-    traffic_stream_init(&s, 3, 1000, 0, min, max);
+    model_traffic_stream_init(&s, 3, 1000, 0, min, max);
     return s;
 }
 
@@ -228,7 +230,7 @@ static PciePmuSums brute(const TrafficStream *s, const PciePmuFilter *f,
     PciePmuSums sums = { 0 };
 
     for (uint64_t k = k0; k < k1; k++) {
-        uint16_t len = traffic_len(&s->flow, k);
+        uint16_t len = model_traffic_len(&s->flow, k);
 
         if (f->thr_en && (f->thr_below ? len >= (1u << f->thr_len) :
                                          len < (1u << f->thr_len))) {
@@ -261,7 +263,7 @@ static void test_sums(void)
         const TrafficStream *s = wide ? &s64 : &s32;
         PciePmuSums got = { 0 }, want = brute(s, &f, k0, k1, wide ? 4 : 3);
 
-        pcie_pmu_stream_sums(s, &f, k0, k1, &got);
+        model_pcie_pmu_stream_sums(s, &f, k0, k1, &got);
         g_assert_cmpuint(got.tlps, ==, want.tlps);
         g_assert_cmpuint(got.bytes, ==, want.bytes);
         g_assert_cmpuint(got.delay_ns, ==, want.delay_ns);
@@ -280,18 +282,19 @@ static void test_trigger(void)
                               .trig_len = 4 };
     uint64_t k;
 
-    g_assert_cmpuint(pcie_pmu_trigger_tlp(&s, &above4, 10), ==, 10);
+    g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s, &above4, 10), ==, 10);
     /* longer than 2^trig_len: a length of exactly 8 never fires "> 8" */
-    g_assert_cmpuint(pcie_pmu_trigger_tlp(&s, &above8, 10), ==, UINT64_MAX);
-    g_assert_cmpuint(pcie_pmu_trigger_tlp(&s, &below16, 3), ==, 3);
-    /* shorter than 2^trig_len: nor 16 "< 16" */
-    g_assert_cmpuint(pcie_pmu_trigger_tlp(&s16, &below16, 3), ==,
+    g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s, &above8, 10), ==,
                      UINT64_MAX);
-    k = pcie_pmu_trigger_tlp(&mixed, &above8, 100);
+    g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s, &below16, 3), ==, 3);
+    /* shorter than 2^trig_len: nor 16 "< 16" */
+    g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s16, &below16, 3), ==,
+                     UINT64_MAX);
+    k = model_pcie_pmu_trigger_tlp(&mixed, &above8, 100);
     g_assert_cmpuint(k, <, 100 + TRAFFIC_PATTERN);
-    g_assert_cmpuint(traffic_len(&mixed.flow, k), >, 8);
+    g_assert_cmpuint(model_traffic_len(&mixed.flow, k), >, 8);
     for (uint64_t j = 100; j < k; j++) {
-        g_assert_cmpuint(traffic_len(&mixed.flow, j), <=, 8);
+        g_assert_cmpuint(model_traffic_len(&mixed.flow, j), <=, 8);
     }
 }
 

@@ -20,15 +20,15 @@ static void test_mwr_64(void)
 {
     PcieTlp t;
 
-    pcie_tlp_mem(&t, true, 0x123456789abcull, 16, 0x0100, 0x5a, false);
+    model_pcie_tlp_mem(&t, true, 0x123456789abcull, 16, 0x0100, 0x5a, false);
     /* Fmt 011, Type 00000, Length 16 */
     g_assert_cmphex(t.dw[0], ==, 0x60000010);
     /* Requester 01:00.0, tag 0x5a, last BE 0xf, first BE 0xf */
     g_assert_cmphex(t.dw[1], ==, 0x01005aff);
     g_assert_cmphex(t.dw[2], ==, 0x00001234);
     g_assert_cmphex(t.dw[3], ==, 0x56789abc);
-    g_assert_cmpuint(pcie_tlp_fmt(&t), ==, TLP_FMT_4DW_DATA);
-    g_assert_true(pcie_tlp_has_data(&t));
+    g_assert_cmpuint(model_pcie_tlp_fmt(&t), ==, TLP_FMT_4DW_DATA);
+    g_assert_true(model_pcie_tlp_has_data(&t));
     g_assert_cmphex(t.prefix, ==, 0);
 }
 
@@ -36,7 +36,7 @@ static void test_mwr_32_len1_relaxed(void)
 {
     PcieTlp t;
 
-    pcie_tlp_mem(&t, true, 0x10100a83, 1, 0x0080, 0x01, true);
+    model_pcie_tlp_mem(&t, true, 0x10100a83, 1, 0x0080, 0x01, true);
     /* Fmt 010, RO (Attr[1], bit 13), Length 1 */
     g_assert_cmphex(t.dw[0], ==, 0x40002001);
     /* One DW: last BE 0, first BE 0xf */
@@ -50,13 +50,13 @@ static void test_mrd(void)
 {
     PcieTlp t;
 
-    pcie_tlp_mem(&t, false, 0x200000000ull, 1024, 0x0200, 0xff, false);
+    model_pcie_tlp_mem(&t, false, 0x200000000ull, 1024, 0x0200, 0xff, false);
     /* Fmt 001, Length 1024 encodes as 0 */
     g_assert_cmphex(t.dw[0], ==, 0x20000000);
-    g_assert_cmpuint(pcie_tlp_len_dw(&t), ==, 1024);
-    g_assert_false(pcie_tlp_has_data(&t));
+    g_assert_cmpuint(model_pcie_tlp_len_dw(&t), ==, 1024);
+    g_assert_false(model_pcie_tlp_has_data(&t));
     g_assert_cmphex(t.dw[2], ==, 2);
-    pcie_tlp_mem(&t, false, 0x1000, 2, 0x0200, 0, false);
+    model_pcie_tlp_mem(&t, false, 0x1000, 2, 0x0200, 0, false);
     g_assert_cmphex(t.dw[0], ==, 0x00000002);   /* Fmt 000 */
     g_assert_cmphex(t.dw[2], ==, 0x1000);
 }
@@ -65,7 +65,7 @@ static void test_cpld(void)
 {
     PcieTlp t;
 
-    pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 12, 0x40);
+    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 12, 0x40);
     /* Fmt 010, Type 01010, Length 12 */
     g_assert_cmphex(t.dw[0], ==, 0x4a00000c);
     /* Completer 00:10.0, status SC, byte count 48 */
@@ -74,7 +74,7 @@ static void test_cpld(void)
     g_assert_cmphex(t.dw[2], ==, 0x01003340);
     g_assert_cmphex(t.dw[3], ==, 0);
     /* 1024 DWs: byte count 4096 encodes as 0 */
-    pcie_tlp_cpld(&t, 0x0080, 0x0100, 0, 1024, 0);
+    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0, 1024, 0);
     g_assert_cmphex(t.dw[1] & 0xfff, ==, 0);
 }
 
@@ -83,10 +83,10 @@ static void test_record_8dw(void)
     uint8_t r[PTT_RECORD_8DW_SIZE];
     PcieTlp t;
 
-    pcie_tlp_mem(&t, true, 0x123456789abcull, 1, 0x0100, 0x5a, false);
+    model_pcie_tlp_mem(&t, true, 0x123456789abcull, 1, 0x0100, 0x5a, false);
     t.prefix = 0x91000001;
     memset(r, 0xee, sizeof(r));
-    ptt_record_8dw(r, &t, 0xdeadbeef);
+    model_ptt_record_8dw(r, &t, 0xdeadbeef);
     g_assert_cmphex(le32(r), ==, 0xffffffff);
     g_assert_cmphex(le32(r + 4), ==, 0x91000001);
     /* The guide's example: header DW0 bytes 01 00 00 60 */
@@ -105,8 +105,8 @@ static void test_record_4dw(void)
     uint32_t dw0;
 
     /* CplD, 3DW with data: Fmt 010 -> 10, Type 01010, Length 12, no RO */
-    pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 12, 0);
-    ptt_record_4dw(r, &t, 0x12345);
+    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 12, 0);
+    model_ptt_record_4dw(r, &t, 0x12345);
     dw0 = le32(r);
     g_assert_cmphex(dw0 >> 30, ==, 0x2);            /* Fmt[1:0] */
     g_assert_cmphex((dw0 >> 25) & 0x1f, ==, 0x0a);  /* Type */
@@ -122,8 +122,8 @@ static void test_record_4dw(void)
     g_assert_cmphex(le32(r + 12), ==, t.dw[3]);
 
     /* MWr 4DW, relaxed: Fmt 011 -> 11, SO 0; not mistaken for 8DW */
-    pcie_tlp_mem(&t, true, 0x100000000ull, 1, 0x0100, 0, true);
-    ptt_record_4dw(r, &t, 0x7ff);
+    model_pcie_tlp_mem(&t, true, 0x100000000ull, 1, 0x0100, 0, true);
+    model_ptt_record_4dw(r, &t, 0x7ff);
     g_assert_cmphex(le32(r), ==, 0xc00007ff | 1 << 11);
     g_assert_cmphex(le32(r) & 0xfffff800, !=, 0xfffff800);
 }
@@ -193,23 +193,23 @@ static void test_selects(void)
                     bool want = (fmt ? selects_8dw : selects_4dw)[dir][c] &&
                                 (types & type_bit(c));
 
-                    g_assert_cmpint(ptt_selects(dir, types, fmt, &s), ==,
+                    g_assert_cmpint(model_ptt_selects(dir, types, fmt, &s), ==,
                                     want);
                 }
             }
         }
     }
-    g_assert_true(ptt_direction_valid(0, false));
-    g_assert_false(ptt_direction_valid(0, true));
+    g_assert_true(model_ptt_direction_valid(0, false));
+    g_assert_false(model_ptt_direction_valid(0, true));
     for (unsigned dir = 1; dir < 4; dir++) {
-        g_assert_true(ptt_direction_valid(dir, true));
+        g_assert_true(model_ptt_direction_valid(dir, true));
     }
-    g_assert_false(ptt_direction_valid(4, false));
+    g_assert_false(model_ptt_direction_valid(4, false));
 }
 
 /*
  * The records ptt-trace.c must give, straight from the definitions: the
- * merge order, traffic_tlp() and ptt_record_*(). Returns how many.
+ * merge order, model_traffic_tlp() and model_ptt_record_*(). Returns how many.
  */
 static size_t reference_trace(uint8_t *out, size_t max, const TrafficStream *s,
                               uint32_t n, int64_t t0, int64_t end,
@@ -218,21 +218,21 @@ static size_t reference_trace(uint8_t *out, size_t max, const TrafficStream *s,
     static TrafficMerge m;
     size_t done = 0;
 
-    traffic_merge_start(&m, s, n, t0);
-    for (; done < max && traffic_merge_peek(&m) < end; done++) {
-        int64_t t = traffic_merge_peek(&m);
+    model_traffic_merge_start(&m, s, n, t0);
+    for (; done < max && model_traffic_merge_peek(&m) < end; done++) {
+        int64_t t = model_traffic_merge_peek(&m);
         uint32_t i;
         uint64_t k;
         PcieTlp tlp;
 
-        traffic_merge_pop(&m, &i, &k);
-        traffic_tlp(&s[i], k, &tlp);
+        model_traffic_merge_pop(&m, &i, &k);
+        model_traffic_tlp(&s[i], k, &tlp);
         if (format_8dw) {
-            ptt_record_8dw(out + done * PTT_RECORD_8DW_SIZE, &tlp,
-                           t - time_base);
+            model_ptt_record_8dw(out + done * PTT_RECORD_8DW_SIZE, &tlp,
+                                 t - time_base);
         } else {
-            ptt_record_4dw(out + done * PTT_RECORD_4DW_SIZE, &tlp,
-                           t - time_base);
+            model_ptt_record_4dw(out + done * PTT_RECORD_4DW_SIZE, &tlp,
+                                 t - time_base);
         }
     }
     return done;
@@ -257,24 +257,24 @@ static bool check_trace(const TrafficStream *s, uint32_t n, int64_t t0,
     g_assert_cmpuint(want, <, max);
     /* one record per TLP in [t0, end), counted without the merge */
     for (uint32_t i = 0; i < n; i++) {
-        tlps += traffic_count_before(&s[i].flow, end) -
-                traffic_count_before(&s[i].flow, t0);
+        tlps += model_traffic_count_before(&s[i].flow, end) -
+                model_traffic_count_before(&s[i].flow, t0);
     }
     g_assert_cmpuint(want, ==, tlps);
-    traffic_merge_start(&times, s, n, t0);
-    ptt_trace_start(&gen, s, n, t0, end, format_8dw, time_base);
+    model_traffic_merge_start(&times, s, n, t0);
+    model_ptt_trace_start(&gen, s, n, t0, end, format_8dw, time_base);
     for (;;) {
-        int64_t next = traffic_merge_peek(&times);
+        int64_t next = model_traffic_merge_peek(&times);
         uint32_t piece = g_test_rand_int_range(1, 700), filled;
 
-        g_assert_cmpint(ptt_trace_peek(&gen), ==,
+        g_assert_cmpint(model_ptt_trace_peek(&gen), ==,
                         next < end ? next : TRAFFIC_NEVER);
-        filled = ptt_trace_fill(&gen, out + got * size, piece);
+        filled = model_ptt_trace_fill(&gen, out + got * size, piece);
         for (uint32_t i = 0; i < filled; i++) {
             uint32_t stream;
             uint64_t k;
 
-            traffic_merge_pop(&times, &stream, &k);
+            model_traffic_merge_pop(&times, &stream, &k);
         }
         got += filled;
         g_assert_cmpuint(got, <=, want);
@@ -307,15 +307,16 @@ static uint32_t make_streams(TrafficStream *s, unsigned eps,
 {
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
 
-    traffic_profile_default(spec);
+    model_traffic_profile_default(spec);
     for (unsigned e = 0; e < eps; e++) {
         /* a 32-bit MMIO window for odd endpoints, 64-bit for even ones */
         uint64_t mmio = e & 1 ? 0x10000000 + e * 0x4000 :
                         0x8000000000ull + e * 0x100000;
 
-        traffic_endpoint_streams(s + e * TRAFFIC_ENDPOINT_STREAMS, 3, spec,
-                                 0x100 * (e + 1), 0x80 + e * 8, mmio,
-                                 e & 1 ? 0x4000 : 0x100000, tune, epoch_t);
+        model_traffic_endpoint_streams(s + e * TRAFFIC_ENDPOINT_STREAMS, 3,
+                                       spec, 0x100 * (e + 1), 0x80 + e * 8,
+                                       mmio, e & 1 ? 0x4000 : 0x100000, tune,
+                                       epoch_t);
     }
     return eps * TRAFFIC_ENDPOINT_STREAMS;
 }
@@ -348,20 +349,20 @@ static void test_trace_epochs_and_wraps(void)
     int64_t t0 = 3000000000ll;
 
     /* Rate changes at different times: streams in different epochs */
-    traffic_set_rate(&s[0].flow, 250000, 1234567);
-    traffic_set_rate(&s[8].flow, 40000, 2000000001ll);
-    traffic_set_rate(&s[3].flow, 0, 5);
+    model_traffic_set_rate(&s[0].flow, 250000, 1234567);
+    model_traffic_set_rate(&s[8].flow, 40000, 2000000001ll);
+    model_traffic_set_rate(&s[3].flow, 0, 5);
     for (unsigned f = 0; f < 2; f++) {
         /* record times cross 2^32 ns (8DW) inside the trace */
         g_assert_true(check_trace(s, n, t0, t0 + 20000000, f,
                                   t0 + 10000000 - (1ll << 32)));
     }
     /* A period of one second: far too many TLPs for a block */
-    traffic_set_rate(&s[1].flow, 100007, 4000000);
+    model_traffic_set_rate(&s[1].flow, 100007, 4000000);
     g_assert_false(check_trace(s, n, t0, t0 + 20000000, false, 0));
     /* No traffic at all */
     for (uint32_t i = 0; i < n; i++) {
-        traffic_set_rate(&s[i].flow, 0, t0);
+        model_traffic_set_rate(&s[i].flow, 0, t0);
     }
     g_assert_false(check_trace(s, n, t0, t0 + 20000000, true, 0));
 }

@@ -19,7 +19,7 @@ static TrafficStream make_stream(uint64_t rate, int64_t epoch, uint16_t min,
         .addr_base = 0x100000000ull, .addr_window = 1 << 24,
     };
 
-    traffic_stream_init(&s, seed, rate, epoch, min, max);
+    model_traffic_stream_init(&s, seed, rate, epoch, min, max);
     return s;
 }
 
@@ -34,36 +34,37 @@ static void test_count_matches_times(void)
     for (size_t i = 0; i < G_N_ELEMENTS(rates); i++) {
         TrafficStream s = make_stream(rates[i], 1000, 1, 1, 0);
 
-        g_assert_cmpuint(traffic_count_before(&s.flow, 0), ==, 0);
-        g_assert_cmpuint(traffic_count_before(&s.flow, 1000), ==, 0);
-        g_assert_cmpint(traffic_time(&s.flow, 0), ==, 1000);
+        g_assert_cmpuint(model_traffic_count_before(&s.flow, 0), ==, 0);
+        g_assert_cmpuint(model_traffic_count_before(&s.flow, 1000), ==, 0);
+        g_assert_cmpint(model_traffic_time(&s.flow, 0), ==, 1000);
         for (int j = 0; j < 2000; j++) {
             uint64_t k = g_rand_int_range(r, 0, 1 << 30);
-            int64_t t = traffic_time(&s.flow, k);
+            int64_t t = model_traffic_time(&s.flow, k);
 
             /* Above 1e9/s several TLPs share a nanosecond. */
             if (rates[i] <= 1000000000) {
-                g_assert_cmpint(traffic_time(&s.flow, k + 1), >, t);
-                g_assert_cmpuint(traffic_count_before(&s.flow, t), ==, k);
-                g_assert_cmpuint(traffic_count_before(&s.flow, t + 1), ==,
+                g_assert_cmpint(model_traffic_time(&s.flow, k + 1), >, t);
+                g_assert_cmpuint(model_traffic_count_before(&s.flow, t), ==, k);
+                g_assert_cmpuint(model_traffic_count_before(&s.flow, t + 1), ==,
                                  k + 1);
             } else {
-                g_assert_cmpint(traffic_time(&s.flow, k + 1), >=, t);
-                g_assert_cmpuint(traffic_count_before(&s.flow, t), <=, k);
-                g_assert_cmpuint(traffic_count_before(&s.flow, t + 1), >, k);
+                g_assert_cmpint(model_traffic_time(&s.flow, k + 1), >=, t);
+                g_assert_cmpuint(model_traffic_count_before(&s.flow, t), <=, k);
+                g_assert_cmpuint(model_traffic_count_before(&s.flow, t + 1), >,
+                                 k);
             }
         }
         /* Brute force over a random window */
         for (int j = 0; j < 20; j++) {
             int64_t t0 = 1000 + g_rand_int_range(r, 0, 1 << 30);
             int64_t t1 = t0 + g_rand_int_range(r, 0, 1 << 20);
-            uint64_t k = traffic_count_before(&s.flow, t0), n = 0;
+            uint64_t k = model_traffic_count_before(&s.flow, t0), n = 0;
 
-            while (traffic_time(&s.flow, k + n) < t1) {
+            while (model_traffic_time(&s.flow, k + n) < t1) {
                 n++;
             }
-            g_assert_cmpuint(traffic_count_before(&s.flow, t1) -
-                             traffic_count_before(&s.flow, t0), ==, n);
+            g_assert_cmpuint(model_traffic_count_before(&s.flow, t1) -
+                             model_traffic_count_before(&s.flow, t0), ==, n);
         }
     }
     g_rand_free(r);
@@ -80,9 +81,9 @@ static void test_long_runs(void)
     int64_t fifty_years = 5 * ten_years;
     uint64_t n;
 
-    g_assert_cmpuint(traffic_count_before(&s.flow, ten_years), ==,
+    g_assert_cmpuint(model_traffic_count_before(&s.flow, ten_years), ==,
                      ten_years);
-    g_assert_cmpint(traffic_time(&s.flow, ten_years), ==, ten_years);
+    g_assert_cmpint(model_traffic_time(&s.flow, ten_years), ==, ten_years);
     /*
      * The highest rate allowed, 1e10/s, over 50 years: TLP k happens at
      * ceil(k / 10) ns, so those before T ns are k <= 10 (T - 1), 10 T - 9
@@ -92,12 +93,12 @@ static void test_long_runs(void)
     s = make_stream(TRAFFIC_MAX_RATE, 0, 1, 1, 0);
     g_assert_cmpuint(TRAFFIC_MAX_RATE, ==, 10 * TRAFFIC_NS_PER_S);
     n = 10 * (uint64_t)fifty_years - 9;
-    g_assert_cmpuint(traffic_count_before(&s.flow, fifty_years), ==, n);
-    g_assert_cmpint(traffic_time(&s.flow, n - 1), ==, fifty_years - 1);
-    g_assert_cmpint(traffic_time(&s.flow, n), ==, fifty_years);
+    g_assert_cmpuint(model_traffic_count_before(&s.flow, fifty_years), ==, n);
+    g_assert_cmpint(model_traffic_time(&s.flow, n - 1), ==, fifty_years - 1);
+    g_assert_cmpint(model_traffic_time(&s.flow, n), ==, fifty_years);
     s.flow.rate = 0;
-    g_assert_cmpint(traffic_time(&s.flow, 5), ==, TRAFFIC_NEVER);
-    g_assert_cmpuint(traffic_count_before(&s.flow, ten_years), ==, 0);
+    g_assert_cmpint(model_traffic_time(&s.flow, 5), ==, TRAFFIC_NEVER);
+    g_assert_cmpuint(model_traffic_count_before(&s.flow, ten_years), ==, 0);
 }
 
 static void test_lengths(void)
@@ -119,11 +120,11 @@ static void test_lengths(void)
         uint64_t sum = 0;
 
         for (uint64_t k = k0; k < k1; k++) {
-            sum += traffic_len(&a.flow, k);
+            sum += model_traffic_len(&a.flow, k);
         }
-        g_assert_cmpuint(traffic_len_sum(&a.flow, k0, k1), ==, sum);
+        g_assert_cmpuint(model_traffic_len_sum(&a.flow, k0, k1), ==, sum);
     }
-    g_assert_cmpuint(traffic_len_sum(&a.flow, 10, 5), ==, 0);
+    g_assert_cmpuint(model_traffic_len_sum(&a.flow, 10, 5), ==, 0);
     g_rand_free(r);
 }
 
@@ -141,17 +142,18 @@ static void test_tlp_pure(void)
     bool differ = false;
 
     for (uint64_t k = 0; k < 1000; k += 37) {
-        traffic_tlp(&a, k, &x);
-        traffic_tlp(&b, k, &y);
-        traffic_tlp(&other_seed, k, &z);
+        model_traffic_tlp(&a, k, &x);
+        model_traffic_tlp(&b, k, &y);
+        model_traffic_tlp(&other_seed, k, &z);
         g_assert_cmpmem(&x, sizeof(x), &y, sizeof(y));
-        g_assert_cmpuint(pcie_tlp_len_dw(&x), ==, traffic_len(&a.flow, k));
+        g_assert_cmpuint(model_pcie_tlp_len_dw(&x), ==,
+                         model_traffic_len(&a.flow, k));
         g_assert_cmphex(x.dw[1] >> 16, ==, 0x0100);        /* requester */
         g_assert_cmphex((x.dw[1] >> 8) & 0xff, ==, k & 0xff); /* tag */
         g_assert_cmphex(z.dw[1], ==, x.dw[1]);
         g_assert_cmphex(z.dw[2], ==, x.dw[2]);
         g_assert_cmphex(z.dw[3], ==, x.dw[3]);
-        differ |= pcie_tlp_len_dw(&z) != pcie_tlp_len_dw(&x);
+        differ |= model_pcie_tlp_len_dw(&z) != model_pcie_tlp_len_dw(&x);
     }
     g_assert_true(differ);
 }
@@ -160,12 +162,13 @@ static void test_set_rate_continuous(void)
 {
     TrafficStream s = make_stream(1000, 0, 1, 1, 0);
     int64_t change = 1234567891;
-    uint64_t at_change = traffic_count_before(&s.flow, change);
+    uint64_t at_change = model_traffic_count_before(&s.flow, change);
 
-    traffic_set_rate(&s.flow, 5000, change);
-    g_assert_cmpuint(traffic_count_before(&s.flow, change), ==, at_change);
+    model_traffic_set_rate(&s.flow, 5000, change);
+    g_assert_cmpuint(model_traffic_count_before(&s.flow, change), ==,
+                     at_change);
     /* From the change on, the new rate: 5000 per second */
-    g_assert_cmpuint(traffic_count_before(&s.flow, change + 1000000000) -
+    g_assert_cmpuint(model_traffic_count_before(&s.flow, change + 1000000000) -
                      at_change, ==, 5000);
 }
 
@@ -207,10 +210,10 @@ static void test_endpoint_profile(void)
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
     TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
 
-    traffic_profile_default(spec);
+    model_traffic_profile_default(spec);
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
-        traffic_endpoint_streams(s, 0, spec, 0x100, 0x80, 0x10000000, 4096,
-                                 &cases[c].tune, 5);
+        model_traffic_endpoint_streams(s, 0, spec, 0x100, 0x80, 0x10000000,
+                                       4096, &cases[c].tune, 5);
         for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
             g_test_message("case %zu, stream %d", c, i);
             g_assert_cmpuint(s[i].flow.rate, ==, cases[c].rate[i]);
@@ -236,24 +239,24 @@ static void test_merge(void)
     uint64_t want = 0, got = 0;
     uint32_t last_stream = 0;
 
-    traffic_profile_default(spec);
+    model_traffic_profile_default(spec);
     spec[3].rate = 0;       /* a stream with no traffic */
-    traffic_endpoint_streams(s, 0, spec, 0x100, 0x80, 0x10000000, 4096, &mid,
-                             0);
-    traffic_endpoint_streams(s + 7, 0, spec, 0x200, 0x88, 0x10001000, 4096,
-                             &mid, 0);
+    model_traffic_endpoint_streams(s, 0, spec, 0x100, 0x80, 0x10000000, 4096,
+                                   &mid, 0);
+    model_traffic_endpoint_streams(s + 7, 0, spec, 0x200, 0x88, 0x10001000,
+                                   4096, &mid, 0);
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++) {
-        want += traffic_count_before(&s[i].flow, t1) -
-                traffic_count_before(&s[i].flow, t0);
+        want += model_traffic_count_before(&s[i].flow, t1) -
+                model_traffic_count_before(&s[i].flow, t0);
     }
-    traffic_merge_start(m, s, G_N_ELEMENTS(s), t0);
-    while (traffic_merge_peek(m) < t1) {
-        int64_t t = traffic_merge_peek(m);
+    model_traffic_merge_start(m, s, G_N_ELEMENTS(s), t0);
+    while (model_traffic_merge_peek(m) < t1) {
+        int64_t t = model_traffic_merge_peek(m);
         uint32_t stream;
         uint64_t k;
 
-        traffic_merge_pop(m, &stream, &k);
-        g_assert_cmpint(t, ==, traffic_time(&s[stream].flow, k));
+        model_traffic_merge_pop(m, &stream, &k);
+        g_assert_cmpint(t, ==, model_traffic_time(&s[stream].flow, k));
         g_assert_true(t > last || (t == last && stream >= last_stream) ||
                       got == 0);
         last = t;
@@ -270,19 +273,19 @@ static void test_period(void)
                            { .flow.rate = 0 } };
     uint64_t tlps = 0;
 
-    g_assert_cmpuint(traffic_period(s, 3, 1, 1000, &tlps), ==, 200000);
+    g_assert_cmpuint(model_traffic_period(s, 3, 1, 1000, &tlps), ==, 200000);
     g_assert_cmpuint(tlps, ==, 40 + 1);
     /* each stream a multiple of 16 TLPs: 3.2 ms */
-    g_assert_cmpuint(traffic_period(s, 3, 16, 1000, &tlps), ==, 3200000);
+    g_assert_cmpuint(model_traffic_period(s, 3, 16, 1000, &tlps), ==, 3200000);
     g_assert_cmpuint(tlps, ==, 640 + 16);
-    g_assert_cmpuint(traffic_period(s, 3, 16, 655, &tlps), ==, 0);
+    g_assert_cmpuint(model_traffic_period(s, 3, 16, 655, &tlps), ==, 0);
     /* 1e9 / gcd(333333, 1e9): the order repeats every second */
     s[1].flow.rate = 333333;
-    g_assert_cmpuint(traffic_period(s, 3, 1, 1000000, &tlps), ==,
+    g_assert_cmpuint(model_traffic_period(s, 3, 1, 1000000, &tlps), ==,
                      TRAFFIC_NS_PER_S);
     g_assert_cmpuint(tlps, ==, 200000 + 333333);
     s[0].flow.rate = s[1].flow.rate = 0;
-    g_assert_cmpuint(traffic_period(s, 3, 1, 1000000, &tlps), ==, 0);
+    g_assert_cmpuint(model_traffic_period(s, 3, 1, 1000000, &tlps), ==, 0);
 }
 
 static void test_rules(void)
@@ -291,16 +294,16 @@ static void test_rules(void)
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS], def[TRAFFIC_ENDPOINT_STREAMS];
     char err[256];
 
-    g_assert_true(traffic_rules_parse(&rules,
+    g_assert_true(model_traffic_rules_parse(&rules,
         "stream=dma-write,rate=400000,len=16-20;"
         "ep=01:00.0,stream=all,rate=0;port=0000:00:11.0,stream=p2p-cpl,"
         "latency=5000", err, sizeof(err)));
     g_assert_cmpuint(rules.n, ==, 3);
-    traffic_profile_default(def);
+    model_traffic_profile_default(def);
 
     /* Endpoint 02:00.0 below 00:10.0: the first rule only */
-    traffic_profile_default(spec);
-    traffic_rules_apply(&rules, 0x0200, 0x0080, spec);
+    model_traffic_profile_default(spec);
+    model_traffic_rules_apply(&rules, 0x0200, 0x0080, spec);
     g_assert_cmpuint(spec[0].rate, ==, 400000);
     g_assert_cmpuint(spec[0].len_min, ==, 16);
     g_assert_cmpuint(spec[0].len_max, ==, 20);
@@ -308,19 +311,19 @@ static void test_rules(void)
     g_assert_cmpuint(spec[6].latency_ns, ==, def[6].latency_ns);
 
     /* 01:00.0: the later rule wins, every stream off */
-    traffic_profile_default(spec);
-    traffic_rules_apply(&rules, 0x0100, 0x0080, spec);
+    model_traffic_profile_default(spec);
+    model_traffic_rules_apply(&rules, 0x0100, 0x0080, spec);
     for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
         g_assert_cmpuint(spec[i].rate, ==, 0);
     }
 
     /* Below 00:11.0: the p2p latency */
-    traffic_profile_default(spec);
-    traffic_rules_apply(&rules, 0x0300, 0x0088, spec);
+    model_traffic_profile_default(spec);
+    model_traffic_rules_apply(&rules, 0x0300, 0x0088, spec);
     g_assert_cmpuint(spec[6].latency_ns, ==, 5000);
     g_assert_cmpuint(spec[6].rate, ==, def[6].rate);
 
-    g_assert_true(traffic_rules_parse(&rules, "", err, sizeof(err)));
+    g_assert_true(model_traffic_rules_parse(&rules, "", err, sizeof(err)));
     g_assert_cmpuint(rules.n, ==, 0);
 }
 
@@ -330,14 +333,16 @@ static void test_nic_rules(void)
     NicSpec spec[NIC_KINDS], def[NIC_KINDS];
     char err[256];
 
-    g_assert_true(traffic_rules_parse(&rules, "stream=nic-all,latency=700;"
-                                      "ep=01:00.0,stream=nic-rx,rate=5000,"
-                                      "len=64-9000,coalesce=4;"
-                                      "stream=dma-write,rate=1", err,
-                                      sizeof(err)));
-    nic_profile_default(def);
+    g_assert_true(model_traffic_rules_parse(&rules,
+                                            "stream=nic-all,latency=700;"
+                                            "ep=01:00.0,stream=nic-rx,"
+                                            "rate=5000,len=64-9000,"
+                                            "coalesce=4;"
+                                            "stream=dma-write,rate=1", err,
+                                            sizeof(err)));
+    model_nic_profile_default(def);
     memcpy(spec, def, sizeof(spec));
-    traffic_rules_apply_nic(&rules, 0x0100, 0x0080, spec);
+    model_traffic_rules_apply_nic(&rules, 0x0100, 0x0080, spec);
     for (unsigned k = 0; k < NIC_KINDS; k++) {
         g_assert_cmpuint(spec[k].latency_ns, ==, 700);
         if (k != NIC_RX) {
@@ -351,7 +356,7 @@ static void test_nic_rules(void)
     g_assert_cmpuint(spec[NIC_RX].coalesce, ==, 4);
     /* another function: only the first rule */
     memcpy(spec, def, sizeof(spec));
-    traffic_rules_apply_nic(&rules, 0x0200, 0x0088, spec);
+    model_traffic_rules_apply_nic(&rules, 0x0200, 0x0088, spec);
     g_assert_cmpuint(spec[NIC_RX].rate, ==, def[NIC_RX].rate);
     g_assert_cmpuint(spec[NIC_RX].latency_ns, ==, 700);
 }
@@ -362,18 +367,20 @@ static void test_ring_rules(void)
     RingSpec spec, def;
     char err[256];
 
-    g_assert_true(traffic_rules_parse(&rules, "stream=ring-all,rate=7;"
-                                      "node=2,stream=ring-req-rx,rate=5000;"
-                                      "stream=nic-rx,rate=1", err,
-                                      sizeof(err)));
-    ring_profile_default(RING_TYPE_HNF, &def);
+    g_assert_true(model_traffic_rules_parse(&rules,
+                                            "stream=ring-all,rate=7;"
+                                            "node=2,stream=ring-req-rx,"
+                                            "rate=5000;"
+                                            "stream=nic-rx,rate=1", err,
+                                            sizeof(err)));
+    model_ring_profile_default(RING_TYPE_HNF, &def);
     spec = def;
-    traffic_rules_apply_ring(&rules, 2, &spec);
+    model_traffic_rules_apply_ring(&rules, 2, &spec);
     for (unsigned k = 0; k < RING_NODE_STREAMS; k++) {
         g_assert_cmpuint(spec.rate[k], ==, k == 0 ? 5000 : 7);
     }
     spec = def;
-    traffic_rules_apply_ring(&rules, 3, &spec);
+    model_traffic_rules_apply_ring(&rules, 3, &spec);
     g_assert_cmpuint(spec.rate[0], ==, 7);
 }
 
@@ -409,13 +416,13 @@ static void test_bad_rules(void)
     TrafficRules rules = { 0 };
     char err[256];
 
-    g_assert_true(traffic_rules_parse(&rules, "stream=all,rate=5", err,
-                                      sizeof(err)));
+    g_assert_true(model_traffic_rules_parse(&rules, "stream=all,rate=5", err,
+                                            sizeof(err)));
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         err[0] = '\0';
         g_test_message("%s", bad[i].text);
-        g_assert_false(traffic_rules_parse(&rules, bad[i].text, err,
-                                           sizeof(err)));
+        g_assert_false(model_traffic_rules_parse(&rules, bad[i].text, err,
+                                                 sizeof(err)));
         g_assert_nonnull(strstr(err, bad[i].err));
         /* A refused text changes nothing. */
         g_assert_cmpuint(rules.n, ==, 1);

@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Whether the host is little-endian; compilers fold it to a constant */
-static inline bool host_is_le(void)
+static inline bool model_host_is_le(void)
 {
     const uint16_t one = 1;
     uint8_t first;
@@ -24,17 +24,17 @@ static inline bool host_is_le(void)
     return first;
 }
 
-static inline void put_le32(uint8_t *p, uint32_t v)
+static inline void model_put_le32(uint8_t *p, uint32_t v)
 {
-    if (!host_is_le()) {
+    if (!model_host_is_le()) {
         v = __builtin_bswap32(v);
     }
     memcpy(p, &v, sizeof(v));
 }
 
-static inline void put_le64(uint8_t *p, uint64_t v)
+static inline void model_put_le64(uint8_t *p, uint64_t v)
 {
-    if (!host_is_le()) {
+    if (!model_host_is_le()) {
         v = __builtin_bswap64(v);
     }
     memcpy(p, &v, sizeof(v));

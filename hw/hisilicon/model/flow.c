@@ -8,7 +8,7 @@
 
 typedef unsigned __int128 u128;
 
-uint64_t traffic_mix(uint64_t x)
+uint64_t model_traffic_mix(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -16,8 +16,9 @@ uint64_t traffic_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-void traffic_flow_init(TrafficFlow *f, uint64_t key, uint64_t rate,
-                       int64_t epoch_t, uint16_t len_min, uint16_t len_max)
+void model_traffic_flow_init(TrafficFlow *f, uint64_t key, uint64_t rate,
+                             int64_t epoch_t, uint16_t len_min,
+                             uint16_t len_max)
 {
     uint32_t span = len_max >= len_min ? len_max - len_min + 1u : 1u;
 
@@ -26,12 +27,12 @@ void traffic_flow_init(TrafficFlow *f, uint64_t key, uint64_t rate,
     f->epoch_k = 0;
     f->len_prefix[0] = 0;
     for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
-        f->len[i] = len_min + traffic_mix(key + i) % span;
+        f->len[i] = len_min + model_traffic_mix(key + i) % span;
         f->len_prefix[i + 1] = f->len_prefix[i] + f->len[i];
     }
 }
 
-uint64_t traffic_count_before(const TrafficFlow *f, int64_t t)
+uint64_t model_traffic_count_before(const TrafficFlow *f, int64_t t)
 {
     if (!f->rate || t <= f->epoch_t) {
         return f->epoch_k;
@@ -42,7 +43,7 @@ uint64_t traffic_count_before(const TrafficFlow *f, int64_t t)
                       TRAFFIC_NS_PER_S);
 }
 
-int64_t traffic_time(const TrafficFlow *f, uint64_t k)
+int64_t model_traffic_time(const TrafficFlow *f, uint64_t k)
 {
     u128 dt;
 
@@ -56,9 +57,9 @@ int64_t traffic_time(const TrafficFlow *f, uint64_t k)
     return f->epoch_t + (int64_t)dt;
 }
 
-void traffic_set_rate(TrafficFlow *f, uint64_t rate, int64_t now)
+void model_traffic_set_rate(TrafficFlow *f, uint64_t rate, int64_t now)
 {
-    f->epoch_k = traffic_count_before(f, now);
+    f->epoch_k = model_traffic_count_before(f, now);
     f->epoch_t = now;
     f->rate = rate;
 }
@@ -70,7 +71,7 @@ static uint64_t len_total(const TrafficFlow *f, uint64_t k)
            f->len_prefix[k % TRAFFIC_PATTERN];
 }
 
-uint64_t traffic_len_sum(const TrafficFlow *f, uint64_t k0, uint64_t k1)
+uint64_t model_traffic_len_sum(const TrafficFlow *f, uint64_t k0, uint64_t k1)
 {
     return k1 > k0 ? len_total(f, k1) - len_total(f, k0) : 0;
 }

@@ -32,30 +32,31 @@ typedef struct TrafficFlow {
 } TrafficFlow;
 
 /* Well-mixed 64 bits from @x (splitmix64), for keys and patterns */
-uint64_t traffic_mix(uint64_t x);
+uint64_t model_traffic_mix(uint64_t x);
 
 /*
  * Set up @f at @rate from @epoch_t on (event 0 then), with lengths drawn
  * from [len_min, len_max] by @key.
  */
-void traffic_flow_init(TrafficFlow *f, uint64_t key, uint64_t rate,
-                       int64_t epoch_t, uint16_t len_min, uint16_t len_max);
+void model_traffic_flow_init(TrafficFlow *f, uint64_t key, uint64_t rate,
+                             int64_t epoch_t, uint16_t len_min,
+                             uint16_t len_max);
 
 /* Change the rate from time @now on, keeping counts continuous. */
-void traffic_set_rate(TrafficFlow *f, uint64_t rate, int64_t now);
+void model_traffic_set_rate(TrafficFlow *f, uint64_t rate, int64_t now);
 
 /* Number of events with time < @t. */
-uint64_t traffic_count_before(const TrafficFlow *f, int64_t t);
+uint64_t model_traffic_count_before(const TrafficFlow *f, int64_t t);
 
 /* Time of event @k (TRAFFIC_NEVER when the rate is 0). @k >= epoch_k. */
-int64_t traffic_time(const TrafficFlow *f, uint64_t k);
+int64_t model_traffic_time(const TrafficFlow *f, uint64_t k);
 
-static inline uint16_t traffic_len(const TrafficFlow *f, uint64_t k)
+static inline uint16_t model_traffic_len(const TrafficFlow *f, uint64_t k)
 {
     return f->len[k % TRAFFIC_PATTERN];
 }
 
 /* Sum of the lengths of events [k0, k1). */
-uint64_t traffic_len_sum(const TrafficFlow *f, uint64_t k0, uint64_t k1);
+uint64_t model_traffic_len_sum(const TrafficFlow *f, uint64_t k0, uint64_t k1);
 
 #endif

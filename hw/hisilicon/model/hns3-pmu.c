@@ -100,7 +100,7 @@ static const Hns3PmuEvent hns3_pmu_events[] = {
     { EVENT(0x0300, GLOBAL, TX | RX, ANY), .interrupts = true }, /* msix_nic */
 };
 
-const Hns3PmuEvent *hns3_pmu_event(uint16_t code)
+const Hns3PmuEvent *model_hns3_pmu_event(uint16_t code)
 {
     for (size_t i = 0; i < sizeof(hns3_pmu_events) /
                            sizeof(hns3_pmu_events[0]); i++) {
@@ -111,8 +111,8 @@ const Hns3PmuEvent *hns3_pmu_event(uint16_t code)
     return NULL;
 }
 
-bool hns3_pmu_stream_matches(const Hns3PmuEvent *ev, const Hns3PmuFilter *f,
-                             const NicStream *s)
+bool model_hns3_pmu_stream_matches(const Hns3PmuEvent *ev,
+                                   const Hns3PmuFilter *f, const NicStream *s)
 {
     bool devfn = (s->func & 0xff) == (f->cond & 0xff);
 
@@ -138,16 +138,16 @@ bool hns3_pmu_stream_matches(const Hns3PmuEvent *ev, const Hns3PmuFilter *f,
     }
 }
 
-void hns3_pmu_stream_sums(const Hns3PmuEvent *ev, const NicStream *s,
-                          int64_t t0, int64_t t1, Hns3PmuSums *sums)
+void model_hns3_pmu_stream_sums(const Hns3PmuEvent *ev, const NicStream *s,
+                                int64_t t0, int64_t t1, Hns3PmuSums *sums)
 {
-    uint64_t units = ev->interrupts ? nic_interrupts(s, t0, t1) :
-                     nic_packets(s, t0, t1);
+    uint64_t units = ev->interrupts ? model_nic_interrupts(s, t0, t1) :
+                     model_nic_packets(s, t0, t1);
 
     sums->units += units;
     if (!ev->interrupts) {
         sums->bytes += ev->descriptors ? units * HNS3_PMU_BD_BYTES :
-                       nic_bytes(s, t0, t1);
+                       model_nic_bytes(s, t0, t1);
     }
     sums->delay_ns += units * s->latency_ns * ev->delay_pct / 100;
 }

@@ -61,7 +61,7 @@ typedef struct Hns3PmuEvent {
 } Hns3PmuEvent;
 
 /* The event @code (event_type << 8 | subevent), or NULL */
-const Hns3PmuEvent *hns3_pmu_event(uint16_t code);
+const Hns3PmuEvent *model_hns3_pmu_event(uint16_t code);
 
 /* A counter's filter, as the driver programs it */
 typedef struct Hns3PmuFilter {
@@ -71,8 +71,8 @@ typedef struct Hns3PmuFilter {
 } Hns3PmuFilter;
 
 /* Whether event @ev with filter @f sees stream @s */
-bool hns3_pmu_stream_matches(const Hns3PmuEvent *ev, const Hns3PmuFilter *f,
-                             const NicStream *s);
+bool model_hns3_pmu_stream_matches(const Hns3PmuEvent *ev,
+                                   const Hns3PmuFilter *f, const NicStream *s);
 
 typedef struct Hns3PmuSums {
     uint64_t units;         /* packets, or interrupts */
@@ -81,7 +81,7 @@ typedef struct Hns3PmuSums {
 } Hns3PmuSums;
 
 /* Add what event @ev sees of stream @s in [t0, t1) to @sums. */
-void hns3_pmu_stream_sums(const Hns3PmuEvent *ev, const NicStream *s,
-                          int64_t t0, int64_t t1, Hns3PmuSums *sums);
+void model_hns3_pmu_stream_sums(const Hns3PmuEvent *ev, const NicStream *s,
+                                int64_t t0, int64_t t1, Hns3PmuSums *sums);
 
 #endif

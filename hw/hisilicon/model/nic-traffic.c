@@ -15,7 +15,7 @@ static const NicSpec nic_default_profile[NIC_KINDS] = {
     [NIC_ROCE_RX] = { 20000, 256, 4096, 3000, 8 },
 };
 
-void nic_profile_default(NicSpec *spec)
+void model_nic_profile_default(NicSpec *spec)
 {
     memcpy(spec, nic_default_profile, sizeof(nic_default_profile));
 }
@@ -25,9 +25,9 @@ static void nic_stream_init(NicStream *s, uint64_t seed, const NicSpec *spec,
                             uint8_t tc, NicKind kind, int64_t epoch_t)
 {
     /* "NIC" in the top bits keeps these keys apart from the PCIe ones */
-    uint64_t key = seed ^ traffic_mix(0x4e4943ull << 40 |
-                                      (uint64_t)func << 24 |
-                                      (uint64_t)queue << 8 | kind);
+    uint64_t key = seed ^ model_traffic_mix(0x4e4943ull << 40 |
+                                            (uint64_t)func << 24 |
+                                            (uint64_t)queue << 8 | kind);
 
     s->func = func;
     s->queue = queue;
@@ -36,13 +36,14 @@ static void nic_stream_init(NicStream *s, uint64_t seed, const NicSpec *spec,
     s->kind = kind;
     s->coalesce = spec->coalesce ? spec->coalesce : 1;
     s->latency_ns = spec->latency_ns;
-    traffic_flow_init(&s->flow, key, spec->rate, epoch_t, spec->len_min,
-                      spec->len_max);
+    model_traffic_flow_init(&s->flow, key, spec->rate, epoch_t, spec->len_min,
+                            spec->len_max);
 }
 
-uint32_t nic_function_streams(NicStream *out, uint64_t seed,
-                              const NicSpec *spec, uint16_t func, uint8_t port,
-                              uint16_t queues, uint8_t tcs, int64_t epoch_t)
+uint32_t model_nic_function_streams(NicStream *out, uint64_t seed,
+                                    const NicSpec *spec, uint16_t func,
+                                    uint8_t port, uint16_t queues, uint8_t tcs,
+                                    int64_t epoch_t)
 {
     uint32_t n = 0;
 
@@ -60,22 +61,23 @@ uint32_t nic_function_streams(NicStream *out, uint64_t seed,
     return n;
 }
 
-uint64_t nic_bytes(const NicStream *s, int64_t t0, int64_t t1)
+uint64_t model_nic_bytes(const NicStream *s, int64_t t0, int64_t t1)
 {
-    return traffic_len_sum(&s->flow, traffic_count_before(&s->flow, t0),
-                           traffic_count_before(&s->flow, t1));
+    return model_traffic_len_sum(&s->flow, model_traffic_count_before(&s->flow,
+                                                                      t0),
+                                 model_traffic_count_before(&s->flow, t1));
 }
 
-uint64_t nic_interrupts(const NicStream *s, int64_t t0, int64_t t1)
+uint64_t model_nic_interrupts(const NicStream *s, int64_t t0, int64_t t1)
 {
-    return traffic_count_before(&s->flow, t1) / s->coalesce -
-           traffic_count_before(&s->flow, t0) / s->coalesce;
+    return model_traffic_count_before(&s->flow, t1) / s->coalesce -
+           model_traffic_count_before(&s->flow, t0) / s->coalesce;
 }
 
-void nic_packet(const NicStream *s, uint64_t k, NicPacket *p)
+void model_nic_packet(const NicStream *s, uint64_t k, NicPacket *p)
 {
-    p->time = traffic_time(&s->flow, k);
-    p->len = traffic_len(&s->flow, k);
+    p->time = model_traffic_time(&s->flow, k);
+    p->len = model_traffic_len(&s->flow, k);
     p->bd = k % NIC_RING_SIZE;
     p->interrupt = (k + 1) % s->coalesce == 0;
 }

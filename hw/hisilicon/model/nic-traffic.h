@@ -57,7 +57,7 @@ typedef struct NicSpec {
 } NicSpec;
 
 /* The built-in profile: @spec[NIC_KINDS] */
-void nic_profile_default(NicSpec *spec);
+void model_nic_profile_default(NicSpec *spec);
 
 /*
  * The streams of PCI function @func on MAC port @port: @queues queues
@@ -65,22 +65,24 @@ void nic_profile_default(NicSpec *spec);
  * RoCE transmit and receive on TC 0: 2 * @queues + 2 streams into @out.
  * The streams start at @epoch_t ns. Returns how many.
  */
-uint32_t nic_function_streams(NicStream *out, uint64_t seed,
-                              const NicSpec *spec, uint16_t func, uint8_t port,
-                              uint16_t queues, uint8_t tcs, int64_t epoch_t);
+uint32_t model_nic_function_streams(NicStream *out, uint64_t seed,
+                                    const NicSpec *spec, uint16_t func,
+                                    uint8_t port, uint16_t queues, uint8_t tcs,
+                                    int64_t epoch_t);
 
 /* Packets of @s in [t0, t1) */
-static inline uint64_t nic_packets(const NicStream *s, int64_t t0, int64_t t1)
+static inline uint64_t model_nic_packets(const NicStream *s, int64_t t0,
+                                         int64_t t1)
 {
-    return traffic_count_before(&s->flow, t1) -
-           traffic_count_before(&s->flow, t0);
+    return model_traffic_count_before(&s->flow, t1) -
+           model_traffic_count_before(&s->flow, t0);
 }
 
 /* Bytes of the packets of @s in [t0, t1) */
-uint64_t nic_bytes(const NicStream *s, int64_t t0, int64_t t1);
+uint64_t model_nic_bytes(const NicStream *s, int64_t t0, int64_t t1);
 
 /* Interrupts of @s in [t0, t1): one after each @coalesce-th packet */
-uint64_t nic_interrupts(const NicStream *s, int64_t t0, int64_t t1);
+uint64_t model_nic_interrupts(const NicStream *s, int64_t t0, int64_t t1);
 
 /* Packet @k of @s */
 typedef struct NicPacket {
@@ -90,6 +92,6 @@ typedef struct NicPacket {
     bool interrupt;         /* an interrupt follows it */
 } NicPacket;
 
-void nic_packet(const NicStream *s, uint64_t k, NicPacket *p);
+void model_nic_packet(const NicStream *s, uint64_t k, NicPacket *p);
 
 #endif

@@ -25,7 +25,7 @@ static const PciePmuEvent pcie_pmu_events[] = {
     BANDWIDTH(0x1005, TRAFFIC_OUTBOUND, TRAFFIC_COMPLETION), /* tx_cpl */
 };
 
-const PciePmuEvent *pcie_pmu_event(uint16_t code)
+const PciePmuEvent *model_pcie_pmu_event(uint16_t code)
 {
     for (size_t i = 0; i < sizeof(pcie_pmu_events) /
                            sizeof(pcie_pmu_events[0]); i++) {
@@ -36,7 +36,8 @@ const PciePmuEvent *pcie_pmu_event(uint16_t code)
     return NULL;
 }
 
-bool pcie_pmu_stream_matches(const PciePmuEvent *ev, const TrafficStream *s)
+bool model_pcie_pmu_stream_matches(const PciePmuEvent *ev,
+                                   const TrafficStream *s)
 {
     return ev->dir == s->dir && ev->kind == s->kind;
 }
@@ -85,8 +86,8 @@ static void sums_before(const TrafficStream *s, const PciePmuFilter *f,
     *len_dw = k / TRAFFIC_PATTERN * period_dw + part_dw;
 }
 
-void pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
-                          uint64_t k0, uint64_t k1, PciePmuSums *sums)
+void model_pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
+                                uint64_t k0, uint64_t k1, PciePmuSums *sums)
 {
     uint64_t t0, d0, t1, d1, tlps, dw;
 
@@ -107,11 +108,11 @@ void pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
     }
 }
 
-uint64_t pcie_pmu_trigger_tlp(const TrafficStream *s, const PciePmuFilter *f,
-                              uint64_t k0)
+uint64_t model_pcie_pmu_trigger_tlp(const TrafficStream *s,
+                                    const PciePmuFilter *f, uint64_t k0)
 {
     for (uint64_t k = k0; k < k0 + TRAFFIC_PATTERN; k++) {
-        if (fires_trigger(f, traffic_len(&s->flow, k))) {
+        if (fires_trigger(f, model_traffic_len(&s->flow, k))) {
             return k;
         }
     }

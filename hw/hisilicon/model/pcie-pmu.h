@@ -31,7 +31,7 @@ typedef struct PciePmuEvent {
 } PciePmuEvent;
 
 /* The event with EVENT_CTRL code @code, or NULL for an unknown code */
-const PciePmuEvent *pcie_pmu_event(uint16_t code);
+const PciePmuEvent *model_pcie_pmu_event(uint16_t code);
 
 /* len_mode values */
 #define PCIE_PMU_LEN_PAYLOAD    1
@@ -55,17 +55,18 @@ typedef struct PciePmuSums {
 } PciePmuSums;
 
 /* Whether stream @s carries the TLPs of @ev */
-bool pcie_pmu_stream_matches(const PciePmuEvent *ev, const TrafficStream *s);
+bool model_pcie_pmu_stream_matches(const PciePmuEvent *ev,
+                                   const TrafficStream *s);
 
 /* Add the sums of TLPs [k0, k1) of @s that pass the threshold to @sums. */
-void pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
-                          uint64_t k0, uint64_t k1, PciePmuSums *sums);
+void model_pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
+                                uint64_t k0, uint64_t k1, PciePmuSums *sums);
 
 /*
  * The number of the first TLP k >= @k0 of @s that fires the trigger, or
  * UINT64_MAX when no length of the stream ever does.
  */
-uint64_t pcie_pmu_trigger_tlp(const TrafficStream *s, const PciePmuFilter *f,
-                              uint64_t k0);
+uint64_t model_pcie_pmu_trigger_tlp(const TrafficStream *s,
+                                    const PciePmuFilter *f, uint64_t k0);
 
 #endif

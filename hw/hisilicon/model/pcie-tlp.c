@@ -13,8 +13,9 @@ static uint32_t tlp_dw0(unsigned fmt, unsigned type, uint16_t len_dw,
            (relaxed ? TLP_ATTR_RO : 0) | (len_dw & 0x3ff);
 }
 
-void pcie_tlp_mem(PcieTlp *tlp, bool write, uint64_t addr, uint16_t len_dw,
-                  uint16_t requester, uint8_t tag, bool relaxed)
+void model_pcie_tlp_mem(PcieTlp *tlp, bool write, uint64_t addr,
+                        uint16_t len_dw, uint16_t requester, uint8_t tag,
+                        bool relaxed)
 {
     bool addr64 = addr >> 32;
     unsigned fmt = write ? (addr64 ? TLP_FMT_4DW_DATA : TLP_FMT_3DW_DATA)
@@ -34,8 +35,8 @@ void pcie_tlp_mem(PcieTlp *tlp, bool write, uint64_t addr, uint16_t len_dw,
     tlp->prefix = 0;
 }
 
-void pcie_tlp_cpld(PcieTlp *tlp, uint16_t completer, uint16_t requester,
-                   uint8_t tag, uint16_t len_dw, uint8_t lower_addr)
+void model_pcie_tlp_cpld(PcieTlp *tlp, uint16_t completer, uint16_t requester,
+                         uint8_t tag, uint16_t len_dw, uint8_t lower_addr)
 {
     /* Byte Count: bytes left to complete the request, all in this TLP. */
     uint32_t byte_count = (len_dw * 4u) & 0xfff;

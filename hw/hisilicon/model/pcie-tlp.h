@@ -43,34 +43,35 @@ typedef struct PcieTlp {
  * @len_dw DWs). 64-bit addresses above 4 GiB take a 4DW header; @addr must
  * be DW aligned. @len_dw is 1..1024 (1024 encodes as 0).
  */
-void pcie_tlp_mem(PcieTlp *tlp, bool write, uint64_t addr, uint16_t len_dw,
-                  uint16_t requester, uint8_t tag, bool relaxed);
+void model_pcie_tlp_mem(PcieTlp *tlp, bool write, uint64_t addr,
+                        uint16_t len_dw, uint16_t requester, uint8_t tag,
+                        bool relaxed);
 
 /* Successful completion with @len_dw DWs of data for a read of @len_dw DWs. */
-void pcie_tlp_cpld(PcieTlp *tlp, uint16_t completer, uint16_t requester,
-                   uint8_t tag, uint16_t len_dw, uint8_t lower_addr);
+void model_pcie_tlp_cpld(PcieTlp *tlp, uint16_t completer, uint16_t requester,
+                         uint8_t tag, uint16_t len_dw, uint8_t lower_addr);
 
-static inline unsigned pcie_tlp_fmt(const PcieTlp *tlp)
+static inline unsigned model_pcie_tlp_fmt(const PcieTlp *tlp)
 {
     return tlp->dw[0] >> 29;
 }
 
-static inline unsigned pcie_tlp_type(const PcieTlp *tlp)
+static inline unsigned model_pcie_tlp_type(const PcieTlp *tlp)
 {
     return (tlp->dw[0] >> 24) & 0x1f;
 }
 
 /* Length in DWs as encoded (1..1024) */
-static inline unsigned pcie_tlp_len_dw(const PcieTlp *tlp)
+static inline unsigned model_pcie_tlp_len_dw(const PcieTlp *tlp)
 {
     unsigned len = tlp->dw[0] & 0x3ff;
 
     return len ? len : 1024;
 }
 
-static inline bool pcie_tlp_has_data(const PcieTlp *tlp)
+static inline bool model_pcie_tlp_has_data(const PcieTlp *tlp)
 {
-    return pcie_tlp_fmt(tlp) & 0x2;
+    return model_pcie_tlp_fmt(tlp) & 0x2;
 }
 
 #endif

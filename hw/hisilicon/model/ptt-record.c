@@ -7,8 +7,8 @@
 #include "byteorder.h"
 #include "ptt-record.h"
 
-void ptt_record_4dw(uint8_t out[PTT_RECORD_4DW_SIZE], const PcieTlp *tlp,
-                    uint32_t time)
+void model_ptt_record_4dw(uint8_t out[PTT_RECORD_4DW_SIZE], const PcieTlp *tlp,
+                          uint32_t time)
 {
     uint32_t h = tlp->dw[0];
     /*
@@ -23,23 +23,23 @@ void ptt_record_4dw(uint8_t out[PTT_RECORD_4DW_SIZE], const PcieTlp *tlp,
                    (h & 0x3ff) << 11 |             /* Length */
                    (time & 0x7ff);
 
-    put_le32(out, dw0);
-    put_le32(out + 4, tlp->dw[1]);
-    put_le32(out + 8, tlp->dw[2]);
-    put_le32(out + 12, tlp->dw[3]);
+    model_put_le32(out, dw0);
+    model_put_le32(out + 4, tlp->dw[1]);
+    model_put_le32(out + 8, tlp->dw[2]);
+    model_put_le32(out + 12, tlp->dw[3]);
 }
 
-void ptt_record_8dw(uint8_t out[PTT_RECORD_8DW_SIZE], const PcieTlp *tlp,
-                    uint32_t time)
+void model_ptt_record_8dw(uint8_t out[PTT_RECORD_8DW_SIZE], const PcieTlp *tlp,
+                          uint32_t time)
 {
-    put_le32(out, PTT_RECORD_8DW_MARK);
-    put_le32(out + 4, tlp->prefix);
-    put_le32(out + 8, tlp->dw[0]);
-    put_le32(out + 12, tlp->dw[1]);
-    put_le32(out + 16, tlp->dw[2]);
-    put_le32(out + 20, tlp->dw[3]);
-    put_le32(out + 24, 0);
-    put_le32(out + 28, time);
+    model_put_le32(out, PTT_RECORD_8DW_MARK);
+    model_put_le32(out + 4, tlp->prefix);
+    model_put_le32(out + 8, tlp->dw[0]);
+    model_put_le32(out + 12, tlp->dw[1]);
+    model_put_le32(out + 16, tlp->dw[2]);
+    model_put_le32(out + 20, tlp->dw[3]);
+    model_put_le32(out + 24, 0);
+    model_put_le32(out + 28, time);
 }
 
 static unsigned ptt_type_bit(TrafficKind kind)
@@ -54,8 +54,8 @@ static unsigned ptt_type_bit(TrafficKind kind)
     }
 }
 
-bool ptt_selects(unsigned rxtx, unsigned types, bool format_8dw,
-                 const TrafficStream *s)
+bool model_ptt_selects(unsigned rxtx, unsigned types, bool format_8dw,
+                       const TrafficStream *s)
 {
     bool out = s->dir == TRAFFIC_OUTBOUND;
     bool cpl = s->kind == TRAFFIC_COMPLETION;

@@ -34,15 +34,15 @@
  * 11 bits of @time; DW1-3 are header DW1-3. SO (strong ordering) is set
  * when the TLP does not have relaxed ordering.
  */
-void ptt_record_4dw(uint8_t out[PTT_RECORD_4DW_SIZE], const PcieTlp *tlp,
-                    uint32_t time);
+void model_ptt_record_4dw(uint8_t out[PTT_RECORD_4DW_SIZE], const PcieTlp *tlp,
+                          uint32_t time);
 
 /* 8DW record: mark, prefix, header DW0-3, reserved, 32-bit @time. */
-void ptt_record_8dw(uint8_t out[PTT_RECORD_8DW_SIZE], const PcieTlp *tlp,
-                    uint32_t time);
+void model_ptt_record_8dw(uint8_t out[PTT_RECORD_8DW_SIZE], const PcieTlp *tlp,
+                          uint32_t time);
 
 /* 8DW traces define no direction 0 (reserved). */
-static inline bool ptt_direction_valid(unsigned rxtx, bool format_8dw)
+static inline bool model_ptt_direction_valid(unsigned rxtx, bool format_8dw)
 {
     return rxtx <= 3 && !(format_8dw && rxtx == 0);
 }
@@ -54,7 +54,7 @@ static inline bool ptt_direction_valid(unsigned rxtx, bool format_8dw)
  *       2: outbound + inbound P/NP/CPL B   3: outbound + inbound CPL A
  *   8DW 0: reserved   1: outbound   2: inbound P/NP/CPL B   3: inbound CPL A
  */
-bool ptt_selects(unsigned rxtx, unsigned types, bool format_8dw,
-                 const TrafficStream *s);
+bool model_ptt_selects(unsigned rxtx, unsigned types, bool format_8dw,
+                       const TrafficStream *s);
 
 #endif

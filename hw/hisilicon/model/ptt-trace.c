@@ -33,11 +33,11 @@ static void build_records(PttStreamRecords *r, const TrafficStream *s,
         uint32_t dw[8];
         PcieTlp tlp;
 
-        traffic_tlp(s, i, &tlp);
+        model_traffic_tlp(s, i, &tlp);
         if (format_8dw) {
-            ptt_record_8dw(bytes, &tlp, 0);
+            model_ptt_record_8dw(bytes, &tlp, 0);
         } else {
-            ptt_record_4dw(bytes, &tlp, 0);
+            model_ptt_record_4dw(bytes, &tlp, 0);
         }
         for (unsigned j = 0; j < 8; j++) {
             dw[j] = (uint32_t)bytes[4 * j] | (uint32_t)bytes[4 * j + 1] << 8 |
@@ -49,7 +49,7 @@ static void build_records(PttStreamRecords *r, const TrafficStream *s,
             dw[hdr1 + 1] = 0;
             dw[hdr1 + 2] = 0;
         }
-        r->addr_rot = pcie_tlp_fmt(&tlp) & 1 ? 32 : 0;
+        r->addr_rot = model_pcie_tlp_fmt(&tlp) & 1 ? 32 : 0;
         for (unsigned j = 0; j < 4; j++) {
             r->image[i][j] = dw[2 * j] | (uint64_t)dw[2 * j + 1] << 32;
         }
@@ -66,7 +66,7 @@ static void build_records(PttStreamRecords *r, const TrafficStream *s,
 static void record_words(uint64_t w[4], const PttStreamRecords *r, uint64_t k,
                          uint32_t time, bool format_8dw)
 {
-    /* traffic_addr(), or 0 for completions */
+    /* model_traffic_addr(), or 0 for completions */
     uint64_t addr = r->addr_base + ((k * TRAFFIC_ADDR_STRIDE) & r->addr_mask);
     const uint64_t *image = r->image[k % TRAFFIC_PATTERN];
     uint64_t tag = (uint8_t)k;
@@ -83,9 +83,9 @@ static void record_words(uint64_t w[4], const PttStreamRecords *r, uint64_t k,
     }
 }
 
-void ptt_trace_start(PttTraceGen *g, const TrafficStream *streams, uint32_t n,
-                     int64_t t0, int64_t end, bool format_8dw,
-                     int64_t time_base)
+void model_ptt_trace_start(PttTraceGen *g, const TrafficStream *streams,
+                           uint32_t n, int64_t t0, int64_t end, bool format_8dw,
+                           int64_t time_base)
 {
     uint64_t tlps, expected = 0;
 
@@ -95,7 +95,7 @@ void ptt_trace_start(PttTraceGen *g, const TrafficStream *streams, uint32_t n,
     g->format_8dw = format_8dw;
     g->time_base = time_base;
     g->end = end;
-    traffic_merge_start(&g->merge, streams, n, t0);
+    model_traffic_merge_start(&g->merge, streams, n, t0);
     for (uint32_t i = 0; i < n; i++) {
         g->records[i].ready = false;
         g->records[i].period_tlps = 0;
@@ -107,11 +107,11 @@ void ptt_trace_start(PttTraceGen *g, const TrafficStream *streams, uint32_t n,
     if (end >= TRAFFIC_NEVER - 2 * (int64_t)UINT32_MAX || end <= t0) {
         return;
     }
-    g->period = traffic_period(streams, n, TRAFFIC_PATTERN,
-                               PTT_TRACE_BLOCK_MAX, &tlps);
+    g->period = model_traffic_period(streams, n, TRAFFIC_PATTERN,
+                                     PTT_TRACE_BLOCK_MAX, &tlps);
     for (uint32_t i = 0; i < n && g->period; i++) {
-        expected += traffic_count_before(&streams[i].flow, end) -
-                    traffic_count_before(&streams[i].flow, t0);
+        expected += model_traffic_count_before(&streams[i].flow, end) -
+                    model_traffic_count_before(&streams[i].flow, t0);
     }
     /* A block pays off from the second period on. */
     if (g->period > UINT32_MAX || expected < 2 * tlps) {
@@ -160,21 +160,21 @@ static void start_replay(PttTraceGen *g)
     g->replaying = true;
 }
 
-int64_t ptt_trace_peek(const PttTraceGen *g)
+int64_t model_ptt_trace_peek(const PttTraceGen *g)
 {
     int64_t t = g->replaying ? g->cycle_t + g->block_dt[g->block_pos] :
-                traffic_merge_peek(&g->merge);
+                model_traffic_merge_peek(&g->merge);
 
     return t < g->end ? t : TRAFFIC_NEVER;
 }
 
 static inline void put_words(uint8_t *p, PttWords w)
 {
-    if (host_is_le()) {
+    if (model_host_is_le()) {
         memcpy(p, &w, sizeof(w));
     } else {
-        put_le64(p, w[0]);
-        put_le64(p + 8, w[1]);
+        model_put_le64(p, w[0]);
+        model_put_le64(p + 8, w[1]);
     }
 }
 
@@ -185,7 +185,7 @@ static uint32_t fill_merged(PttTraceGen *g, uint8_t *out, uint32_t max)
     uint32_t done = 0;
 
     while (done < max) {
-        int64_t t = traffic_merge_peek(&g->merge);
+        int64_t t = model_traffic_merge_peek(&g->merge);
         PttStreamRecords *r;
         uint64_t k, w[4];
         uint32_t i;
@@ -197,20 +197,20 @@ static uint32_t fill_merged(PttTraceGen *g, uint8_t *out, uint32_t max)
             start_replay(g);
             break;
         }
-        traffic_merge_pop(&g->merge, &i, &k);
+        model_traffic_merge_pop(&g->merge, &i, &k);
         r = &g->records[i];
         if (!r->ready) {
             build_records(r, &g->streams[i], g->format_8dw);
         }
         record_words(w, r, k, t - g->time_base, g->format_8dw);
         if (g->format_8dw) {
-            put_le64(out, w[0]);
-            put_le64(out + 8, w[1]);
-            put_le64(out + 16, w[2]);
-            put_le64(out + 24, w[3]);
+            model_put_le64(out, w[0]);
+            model_put_le64(out + 8, w[1]);
+            model_put_le64(out + 16, w[2]);
+            model_put_le64(out + 24, w[3]);
         } else {
-            put_le64(out, w[0]);
-            put_le64(out + 8, w[1]);
+            model_put_le64(out, w[0]);
+            model_put_le64(out + 8, w[1]);
         }
         if (g->period && g->block_len < PTT_TRACE_BLOCK_MAX) {
             uint32_t b = g->block_len++;
@@ -306,7 +306,7 @@ uint32_t fill_replayed(PttTraceGen *g, uint8_t *restrict out, uint32_t max,
     return done;
 }
 
-uint32_t ptt_trace_fill(PttTraceGen *g, uint8_t *out, uint32_t max)
+uint32_t model_ptt_trace_fill(PttTraceGen *g, uint8_t *out, uint32_t max)
 {
     uint32_t size = g->format_8dw ? PTT_RECORD_8DW_SIZE : PTT_RECORD_4DW_SIZE;
     uint32_t done = g->replaying ? 0 : fill_merged(g, out, max);

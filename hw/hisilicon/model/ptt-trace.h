@@ -3,16 +3,16 @@
  * order, about as fast as the records can be copied.
  *
  * Each stream gets one record image per TRAFFIC_PATTERN position of k (what
- * traffic_tlp() and ptt_record_*() give for it), and a record is its image
- * with the tag, address and time put in, in the order a TrafficMerge
- * gives. That order repeats (traffic_period()): over a period in which
- * every stream has a multiple of TRAFFIC_PATTERN TLPs, each record differs
- * from the one a period before only in its time, tag and address, by a
- * fixed amount per stream. So the records of the first period are kept as
- * a block, and each later period is the block with those fields advanced,
- * a few vector operations per record. Sets of streams whose period holds
- * more than PTT_TRACE_BLOCK_MAX TLPs, and traces shorter than two periods,
- * take the merge all the way.
+ * model_traffic_tlp() and model_ptt_record_*() give for it), and a record
+ * is its image with the tag, address and time put in, in the order a
+ * TrafficMerge gives. That order repeats (model_traffic_period()): over a
+ * period in which every stream has a multiple of TRAFFIC_PATTERN TLPs, each
+ * record differs from the one a period before only in its time, tag and
+ * address, by a fixed amount per stream. So the records of the first period
+ * are kept as a block, and each later period is the block with those fields
+ * advanced, a few vector operations per record. Sets of streams whose
+ * period holds more than PTT_TRACE_BLOCK_MAX TLPs, and traces shorter than
+ * two periods, take the merge all the way.
  *
  * Plain C with no QEMU headers: the host unit tests and benchmarks use it.
  *
@@ -47,7 +47,7 @@ typedef struct PttStreamRecords {
     uint64_t image[TRAFFIC_PATTERN][4];
     uint64_t tag_mul_dw1;   /* tag * this: the tag in header DW1 ... */
     uint64_t tag_mul_dw2;   /* ... or in header DW2 */
-    uint64_t addr_base;     /* traffic_addr() of the stream; 0 for */
+    uint64_t addr_base;     /* model_traffic_addr() of the stream; 0 for */
     uint64_t addr_mask;     /* completions, which have no address */
     uint8_t addr_rot;       /* 32: a 64-bit address, its halves swapped */
     bool ready;
@@ -83,14 +83,14 @@ typedef struct PttTraceGen {
  * [@t0, @end), in the 4DW or 8DW format, times relative to @time_base.
  * The streams must not change until the generation is over.
  */
-void ptt_trace_start(PttTraceGen *g, const TrafficStream *streams, uint32_t n,
-                     int64_t t0, int64_t end, bool format_8dw,
-                     int64_t time_base);
+void model_ptt_trace_start(PttTraceGen *g, const TrafficStream *streams,
+                           uint32_t n, int64_t t0, int64_t end, bool format_8dw,
+                           int64_t time_base);
 
 /* Time of the next TLP, TRAFFIC_NEVER when none is left before the end. */
-int64_t ptt_trace_peek(const PttTraceGen *g);
+int64_t model_ptt_trace_peek(const PttTraceGen *g);
 
 /* Write the next records, at most @max, to @out; returns how many. */
-uint32_t ptt_trace_fill(PttTraceGen *g, uint8_t *out, uint32_t max);
+uint32_t model_ptt_trace_fill(PttTraceGen *g, uint8_t *out, uint32_t max);
 
 #endif

@@ -47,7 +47,7 @@ static bool is_rni(uint8_t type)
     return type >= RING_TYPE_RNI_1P && type <= RING_TYPE_RND_3P;
 }
 
-void ring_profile_default(uint8_t type, RingSpec *spec)
+void model_ring_profile_default(uint8_t type, RingSpec *spec)
 {
     const uint64_t *rates = NULL;
 
@@ -122,7 +122,8 @@ static const uint8_t dat_opcodes[] = { 0x02, 0x03, 0x04 };  /* CompData ... */
 
 static void draw_flit(RingStream *s, uint64_t key, unsigned i)
 {
-    uint64_t r = traffic_mix(key + i), r2 = traffic_mix(key + i + 0x100);
+    uint64_t r = model_traffic_mix(key + i);
+    uint64_t r2 = model_traffic_mix(key + i + 0x100);
     const uint8_t *ops;
     unsigned nops;
     const RingOdds *odds = stream_odds(s->type, s->vc, s->dir);
@@ -158,12 +159,12 @@ static void draw_flit(RingStream *s, uint64_t key, unsigned i)
                   (uint64_t)ops[(r >> 32) % nops] << 9 |
                   (s->vc == RING_REQ && ((r >> 40) & 3) == 0 ? HDR_ORDER : 0);
     for (; odds && odds->prop; odds++) {
-        if (traffic_mix(r ^ odds->prop) % 1000 < odds->per_mille) {
+        if (model_traffic_mix(r ^ odds->prop) % 1000 < odds->per_mille) {
             props |= odds->prop;
         }
     }
     for (odds = any_odds; odds->prop; odds++) {
-        if (traffic_mix(r2 ^ odds->prop) % 1000 < odds->per_mille) {
+        if (model_traffic_mix(r2 ^ odds->prop) % 1000 < odds->per_mille) {
             props |= odds->prop;
         }
     }
@@ -174,23 +175,24 @@ static void draw_flit(RingStream *s, uint64_t key, unsigned i)
     s->props[i] = props;
 }
 
-void ring_node_streams(RingStream *out, uint64_t seed, const RingSpec *spec,
-                       uint8_t node, uint8_t type, int64_t epoch_t)
+void model_ring_node_streams(RingStream *out, uint64_t seed,
+                             const RingSpec *spec, uint8_t node, uint8_t type,
+                             int64_t epoch_t)
 {
     for (unsigned vc = 0; vc < RING_VCS; vc++) {
         for (unsigned dir = 0; dir < 2; dir++) {
             RingStream *s = &out[STREAM(vc, dir)];
             /* "CCN" in the top bits keeps these keys apart from others */
-            uint64_t key = seed ^ traffic_mix(0x43434eull << 40 |
-                                              (uint64_t)node << 8 |
-                                              STREAM(vc, dir));
+            uint64_t key = seed ^ model_traffic_mix(0x43434eull << 40 |
+                                                    (uint64_t)node << 8 |
+                                                    STREAM(vc, dir));
 
             s->node = node;
             s->type = type;
             s->vc = vc;
             s->dir = dir;
-            traffic_flow_init(&s->flow, key, spec->rate[STREAM(vc, dir)],
-                              epoch_t, 1, 1);
+            model_traffic_flow_init(&s->flow, key, spec->rate[STREAM(vc, dir)],
+                                    epoch_t, 1, 1);
             for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
                 draw_flit(s, key, i);
             }
@@ -218,21 +220,21 @@ static uint64_t count_positions(const bool match[TRAFFIC_PATTERN],
            (k0 / TRAFFIC_PATTERN * per_pattern + before[k0 % TRAFFIC_PATTERN]);
 }
 
-uint64_t ring_flits_with(const RingStream *s, uint32_t props, int64_t t0,
-                         int64_t t1)
+uint64_t model_ring_flits_with(const RingStream *s, uint32_t props, int64_t t0,
+                               int64_t t1)
 {
     bool match[TRAFFIC_PATTERN];
 
     for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
         match[i] = (s->props[i] & props) == props;
     }
-    return count_positions(match, traffic_count_before(&s->flow, t0),
-                           traffic_count_before(&s->flow, t1));
+    return count_positions(match, model_traffic_count_before(&s->flow, t0),
+                           model_traffic_count_before(&s->flow, t1));
 }
 
-uint64_t ring_flits_matching(const RingStream *s, uint64_t cmp_l,
-                             uint64_t cmp_h, uint64_t mask_l, uint64_t mask_h,
-                             int64_t t0, int64_t t1)
+uint64_t model_ring_flits_matching(const RingStream *s, uint64_t cmp_l,
+                                   uint64_t cmp_h, uint64_t mask_l,
+                                   uint64_t mask_h, int64_t t0, int64_t t1)
 {
     bool match[TRAFFIC_PATTERN];
 
@@ -240,13 +242,13 @@ uint64_t ring_flits_matching(const RingStream *s, uint64_t cmp_l,
         match[i] = !((s->hdr_l[i] ^ cmp_l) & ~mask_l) &&
                    !((s->hdr_h[i] ^ cmp_h) & ~mask_h);
     }
-    return count_positions(match, traffic_count_before(&s->flow, t0),
-                           traffic_count_before(&s->flow, t1));
+    return count_positions(match, model_traffic_count_before(&s->flow, t0),
+                           model_traffic_count_before(&s->flow, t1));
 }
 
-void ring_flit(const RingStream *s, uint64_t k, RingFlit *f)
+void model_ring_flit(const RingStream *s, uint64_t k, RingFlit *f)
 {
-    f->time = traffic_time(&s->flow, k);
+    f->time = model_traffic_time(&s->flow, k);
     f->hdr_l = s->hdr_l[k % TRAFFIC_PATTERN];
     f->hdr_h = s->hdr_h[k % TRAFFIC_PATTERN];
     f->props = s->props[k % TRAFFIC_PATTERN];
@@ -288,7 +290,7 @@ static const RingEventDef rni_events[] = {
     { RING_REQ, TX, RING_REPLAY },              /* txreq_flits_replayed */
 };
 
-bool ring_node_event(uint8_t type, uint8_t event, RingEventDef *def)
+bool model_ring_node_event(uint8_t type, uint8_t event, RingEventDef *def)
 {
     if (type == RING_TYPE_HNF && event >= 1 &&
         event <= sizeof(hnf_events) / sizeof(hnf_events[0])) {
@@ -303,7 +305,7 @@ bool ring_node_event(uint8_t type, uint8_t event, RingEventDef *def)
     return false;
 }
 
-bool ring_xp_event(uint8_t event, uint8_t vc, RingEventDef *def)
+bool model_ring_xp_event(uint8_t event, uint8_t vc, RingEventDef *def)
 {
     static const RingEventDef xp_events[] = {
         { 0, TX, RING_STARVED },        /* upload_starvation */
@@ -321,15 +323,15 @@ bool ring_xp_event(uint8_t event, uint8_t vc, RingEventDef *def)
     return true;
 }
 
-uint64_t ring_event_count(const RingStream *streams, const RingEventDef *def,
-                          int64_t t0, int64_t t1)
+uint64_t model_ring_event_count(const RingStream *streams,
+                                const RingEventDef *def, int64_t t0, int64_t t1)
 {
     uint64_t n = 0;
 
     for (unsigned dir = 0; dir < 2; dir++) {
         if (def->dirs & (1u << dir)) {
-            n += ring_flits_with(&streams[STREAM(def->vc, dir)], def->props,
-                                 t0, t1);
+            n += model_ring_flits_with(&streams[STREAM(def->vc, dir)],
+                                       def->props, t0, t1);
         }
     }
     return n;

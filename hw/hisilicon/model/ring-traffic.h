@@ -13,7 +13,7 @@
  * and flit k is a pure function of (seed, stream, k).
  *
  * The node events the CCN PMU counts are defined here on these streams
- * (ring_node_event()): a node's events and its XP's flit counts agree by
+ * (model_ring_node_event()): a node's events and its XP's flit counts agree by
  * construction.
  *
  * Plain C with no QEMU headers: the host unit tests and benchmarks use it.
@@ -91,33 +91,35 @@ typedef struct RingSpec {
 } RingSpec;
 
 /* The built-in profile of nodes of @type */
-void ring_profile_default(uint8_t type, RingSpec *spec);
+void model_ring_profile_default(uint8_t type, RingSpec *spec);
 
 /*
  * The RING_NODE_STREAMS streams of node @node of @type, from @epoch_t ns on,
  * into @out, in the order vc * 2 + dir.
  */
-void ring_node_streams(RingStream *out, uint64_t seed, const RingSpec *spec,
-                       uint8_t node, uint8_t type, int64_t epoch_t);
+void model_ring_node_streams(RingStream *out, uint64_t seed,
+                             const RingSpec *spec, uint8_t node, uint8_t type,
+                             int64_t epoch_t);
 
 /* Flits of @s in [t0, t1) */
-static inline uint64_t ring_flits(const RingStream *s, int64_t t0, int64_t t1)
+static inline uint64_t model_ring_flits(const RingStream *s, int64_t t0,
+                                        int64_t t1)
 {
-    return traffic_count_before(&s->flow, t1) -
-           traffic_count_before(&s->flow, t0);
+    return model_traffic_count_before(&s->flow, t1) -
+           model_traffic_count_before(&s->flow, t0);
 }
 
 /* Flits of @s in [t0, t1) with all properties @props */
-uint64_t ring_flits_with(const RingStream *s, uint32_t props, int64_t t0,
-                         int64_t t1);
+uint64_t model_ring_flits_with(const RingStream *s, uint32_t props, int64_t t0,
+                               int64_t t1);
 
 /*
  * Flits of @s in [t0, t1) that a CCN watchpoint matches: those whose
  * header differs from (cmp_l, cmp_h) only in bits set in (mask_l, mask_h).
  */
-uint64_t ring_flits_matching(const RingStream *s, uint64_t cmp_l,
-                             uint64_t cmp_h, uint64_t mask_l, uint64_t mask_h,
-                             int64_t t0, int64_t t1);
+uint64_t model_ring_flits_matching(const RingStream *s, uint64_t cmp_l,
+                                   uint64_t cmp_h, uint64_t mask_l,
+                                   uint64_t mask_h, int64_t t0, int64_t t1);
 
 typedef struct RingFlit {
     int64_t time;           /* ns */
@@ -127,7 +129,7 @@ typedef struct RingFlit {
 } RingFlit;
 
 /* Flit @k of @s */
-void ring_flit(const RingStream *s, uint64_t k, RingFlit *f);
+void model_ring_flit(const RingStream *s, uint64_t k, RingFlit *f);
 
 /* What an event of the CCN PMU counts: flits of a node's streams */
 typedef struct RingEventDef {
@@ -140,16 +142,17 @@ typedef struct RingEventDef {
  * The definition of event @event (the CCN event number, 1-based) of nodes
  * of @type (HN-F, RN-I/RN-D, SBAS); false when there is none.
  */
-bool ring_node_event(uint8_t type, uint8_t event, RingEventDef *def);
+bool model_ring_node_event(uint8_t type, uint8_t event, RingEventDef *def);
 
 /*
  * The definition of XP event @event (1-based) on virtual channel @vc, over
  * the streams of the node on the chosen device port (the CCN's "bus").
  */
-bool ring_xp_event(uint8_t event, uint8_t vc, RingEventDef *def);
+bool model_ring_xp_event(uint8_t event, uint8_t vc, RingEventDef *def);
 
 /* Flits of a node's @streams in [t0, t1) that event @def counts */
-uint64_t ring_event_count(const RingStream *streams, const RingEventDef *def,
-                          int64_t t0, int64_t t1);
+uint64_t model_ring_event_count(const RingStream *streams,
+                                const RingEventDef *def, int64_t t0,
+                                int64_t t1);
 
 #endif

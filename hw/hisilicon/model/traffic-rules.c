@@ -10,17 +10,17 @@
 
 #include "traffic-rules.h"
 
-const char *const traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS] = {
+const char *const model_traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS] = {
     "dma-write", "dma-read", "dma-read-cpl",
     "mmio-write", "mmio-read", "mmio-read-cpl", "p2p-cpl",
 };
 
-const char *const ring_stream_names[RING_NODE_STREAMS] = {
+const char *const model_ring_stream_names[RING_NODE_STREAMS] = {
     "ring-req-rx", "ring-req-tx", "ring-rsp-rx", "ring-rsp-tx",
     "ring-snp-rx", "ring-snp-tx", "ring-dat-rx", "ring-dat-tx",
 };
 
-const char *const nic_stream_names[NIC_KINDS] = {
+const char *const model_nic_stream_names[NIC_KINDS] = {
     [NIC_TX] = "nic-tx", [NIC_RX] = "nic-rx",
     [NIC_ROCE_TX] = "roce-tx", [NIC_ROCE_RX] = "roce-rx",
 };
@@ -102,13 +102,13 @@ static bool parse_streams(const char *s, TrafficRule *r)
         return true;
     }
     for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-        if (!strcmp(s, traffic_stream_names[i])) {
+        if (!strcmp(s, model_traffic_stream_names[i])) {
             r->streams = 1u << i;
             return true;
         }
     }
     for (unsigned i = 0; i < NIC_KINDS; i++) {
-        if (!strcmp(s, nic_stream_names[i])) {
+        if (!strcmp(s, model_nic_stream_names[i])) {
             r->nic_streams = 1u << i;
             return true;
         }
@@ -118,7 +118,7 @@ static bool parse_streams(const char *s, TrafficRule *r)
         return true;
     }
     for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
-        if (!strcmp(s, ring_stream_names[i])) {
+        if (!strcmp(s, model_ring_stream_names[i])) {
             r->ring_streams = 1u << i;
             return true;
         }
@@ -220,8 +220,8 @@ static bool parse_rule(TrafficRule *r, char *fields, char *err, size_t errlen)
     return true;
 }
 
-bool traffic_rules_parse(TrafficRules *rules, const char *text,
-                         char *err, size_t errlen)
+bool model_traffic_rules_parse(TrafficRules *rules, const char *text,
+                               char *err, size_t errlen)
 {
     TrafficRules parsed = { 0 };
     char *copy = strdup(text);
@@ -248,8 +248,8 @@ bool traffic_rules_parse(TrafficRules *rules, const char *text,
     return ok;
 }
 
-void traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
-                         uint16_t port, TrafficSpec *spec)
+void model_traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
+                               uint16_t port, TrafficSpec *spec)
 {
     for (unsigned i = 0; i < rules->n; i++) {
         const TrafficRule *r = &rules->rule[i];
@@ -276,8 +276,8 @@ void traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
     }
 }
 
-void traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
-                             uint16_t port, NicSpec *spec)
+void model_traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
+                                   uint16_t port, NicSpec *spec)
 {
     for (unsigned i = 0; i < rules->n; i++) {
         const TrafficRule *r = &rules->rule[i];
@@ -307,8 +307,8 @@ void traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
     }
 }
 
-void traffic_rules_apply_ring(const TrafficRules *rules, uint8_t node,
-                              RingSpec *spec)
+void model_traffic_rules_apply_ring(const TrafficRules *rules, uint8_t node,
+                                    RingSpec *spec)
 {
     for (unsigned i = 0; i < rules->n; i++) {
         const TrafficRule *r = &rules->rule[i];

@@ -12,15 +12,15 @@
  * A rule applies to the streams it names (stream= is required) of the
  * endpoints it selects (every endpoint without ep= or port=); later rules
  * win. PCIe stream names: dma-write, dma-read, dma-read-cpl, mmio-write,
- * mmio-read, mmio-read-cpl, p2p-cpl (traffic_stream_names; "all": these),
+ * mmio-read, mmio-read-cpl, p2p-cpl (model_traffic_stream_names; "all": these),
  * with rates in TLPs/s and lengths in DWs (1..1024). NIC stream names, for
  * the NIC functions an hns3-pmu watches (ep= is the function): nic-tx,
- * nic-rx, roce-tx, roce-rx (nic_stream_names; "nic-all": these), with
+ * nic-rx, roce-tx, roce-rx (model_nic_stream_names; "nic-all": these), with
  * rates in packets/s, lengths in bytes (1..65535) and coalesce= packets
  * per interrupt (1..65535). Ring stream names, for the nodes of a CCN
  * (node= is the node id): ring-req-rx, ring-req-tx, ring-rsp-rx, ...,
- * ring-dat-tx (ring_stream_names; "ring-all": these), with rates in flits/s
- * and nothing else.
+ * ring-dat-tx (model_ring_stream_names; "ring-all": these), with rates in
+ * flits/s and nothing else.
  *
  * Plain C with no QEMU headers: the host unit tests use it.
  *
@@ -67,27 +67,27 @@ typedef struct TrafficRules {
     TrafficRule rule[TRAFFIC_MAX_RULES];
 } TrafficRules;
 
-extern const char *const traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS];
-extern const char *const nic_stream_names[NIC_KINDS];
-extern const char *const ring_stream_names[RING_NODE_STREAMS];
+extern const char *const model_traffic_stream_names[TRAFFIC_ENDPOINT_STREAMS];
+extern const char *const model_nic_stream_names[NIC_KINDS];
+extern const char *const model_ring_stream_names[RING_NODE_STREAMS];
 
 /*
  * Parse @text into @rules. On a mistake returns false, leaves @rules alone
  * and writes a message naming the faulty field into @err.
  */
-bool traffic_rules_parse(TrafficRules *rules, const char *text,
-                         char *err, size_t errlen);
+bool model_traffic_rules_parse(TrafficRules *rules, const char *text,
+                               char *err, size_t errlen);
 
 /* Apply @rules to the profile @spec of endpoint @ep below root port @port. */
-void traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
-                         uint16_t port, TrafficSpec *spec);
+void model_traffic_rules_apply(const TrafficRules *rules, uint16_t ep,
+                               uint16_t port, TrafficSpec *spec);
 
 /* Apply @rules to the NIC profile @spec of function @ep below @port. */
-void traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
-                             uint16_t port, NicSpec *spec);
+void model_traffic_rules_apply_nic(const TrafficRules *rules, uint16_t ep,
+                                   uint16_t port, NicSpec *spec);
 
 /* Apply @rules to the ring profile @spec of node @node. */
-void traffic_rules_apply_ring(const TrafficRules *rules, uint8_t node,
-                              RingSpec *spec);
+void model_traffic_rules_apply_ring(const TrafficRules *rules, uint8_t node,
+                                    RingSpec *spec);
 
 #endif

@@ -10,20 +10,21 @@
 
 typedef unsigned __int128 u128;
 
-void traffic_stream_init(TrafficStream *s, uint64_t seed, uint64_t rate,
-                         int64_t epoch_t, uint16_t len_min, uint16_t len_max)
+void model_traffic_stream_init(TrafficStream *s, uint64_t seed, uint64_t rate,
+                               int64_t epoch_t, uint16_t len_min,
+                               uint16_t len_max)
 {
     uint64_t key = seed ^ ((uint64_t)s->endpoint << 32 |
                            (uint64_t)s->index << 16 | s->port);
 
-    traffic_flow_init(&s->flow, key, rate, epoch_t, len_min, len_max);
+    model_traffic_flow_init(&s->flow, key, rate, epoch_t, len_min, len_max);
 }
 
-void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
+void model_traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
 {
     uint8_t tag = k;
-    uint16_t len = traffic_len(&s->flow, k);
-    uint64_t addr = traffic_addr(s, k);
+    uint16_t len = model_traffic_len(&s->flow, k);
+    uint64_t addr = model_traffic_addr(s, k);
     bool in = s->dir == TRAFFIC_INBOUND;
     /* Endpoints mark every fourth DMA write relaxed-ordered. */
     bool relaxed = in && (k & 3) == 0;
@@ -31,15 +32,15 @@ void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
     switch (s->kind) {
     case TRAFFIC_POSTED:
     case TRAFFIC_NON_POSTED:
-        pcie_tlp_mem(tlp, s->kind == TRAFFIC_POSTED, addr, len,
-                     in ? s->endpoint : s->port, tag,
-                     relaxed && s->kind == TRAFFIC_POSTED);
+        model_pcie_tlp_mem(tlp, s->kind == TRAFFIC_POSTED, addr, len,
+                           in ? s->endpoint : s->port, tag,
+                           relaxed && s->kind == TRAFFIC_POSTED);
         break;
     default:
         if (in) {
-            pcie_tlp_cpld(tlp, s->endpoint, s->port, tag, len, 0);
+            model_pcie_tlp_cpld(tlp, s->endpoint, s->port, tag, len, 0);
         } else {
-            pcie_tlp_cpld(tlp, s->port, s->endpoint, tag, len, 0);
+            model_pcie_tlp_cpld(tlp, s->port, s->endpoint, tag, len, 0);
         }
         break;
     }
@@ -56,8 +57,9 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
-uint64_t traffic_period(const TrafficStream *s, uint32_t n, uint32_t multiple,
-                        uint64_t max_tlps, uint64_t *tlps)
+uint64_t model_traffic_period(const TrafficStream *s, uint32_t n,
+                              uint32_t multiple, uint64_t max_tlps,
+                              uint64_t *tlps)
 {
     uint64_t period = 1;
     u128 total = 0;
@@ -89,20 +91,25 @@ uint64_t traffic_period(const TrafficStream *s, uint32_t n, uint32_t multiple,
 #define TRAFFIC_DMA_BASE    0x100000000ull
 #define TRAFFIC_DMA_WINDOW  (16u << 20)
 
+/* Direction, kind, TLPs per second, length range (DW), latency (ns) */
+#define STREAM(d, k, r, lo, hi, lat) \
+    .dir = TRAFFIC_ ## d, .kind = TRAFFIC_ ## k, .rate = (r), \
+    .len_min = (lo), .len_max = (hi), .latency_ns = (lat)
+
 static const TrafficSpec traffic_default_profile[TRAFFIC_ENDPOINT_STREAMS] = {
     /* DMA: the endpoint writes and reads host memory */
-    { TRAFFIC_INBOUND, TRAFFIC_POSTED, false, 200000, 8, 32, 600 },
-    { TRAFFIC_INBOUND, TRAFFIC_NON_POSTED, false, 100000, 8, 32, 900 },
-    { TRAFFIC_OUTBOUND, TRAFFIC_COMPLETION, false, 100000, 8, 32, 900 },
+    { STREAM(INBOUND, POSTED, 200000, 8, 32, 600) },
+    { STREAM(INBOUND, NON_POSTED, 100000, 8, 32, 900) },
+    { STREAM(OUTBOUND, COMPLETION, 100000, 8, 32, 900) },
     /* MMIO: the CPU writes and reads the endpoint's registers */
-    { TRAFFIC_OUTBOUND, TRAFFIC_POSTED, false, 20000, 1, 1, 300 },
-    { TRAFFIC_OUTBOUND, TRAFFIC_NON_POSTED, false, 10000, 1, 1, 1200 },
-    { TRAFFIC_INBOUND, TRAFFIC_COMPLETION, false, 10000, 1, 1, 1200 },
+    { STREAM(OUTBOUND, POSTED, 20000, 1, 1, 300) },
+    { STREAM(OUTBOUND, NON_POSTED, 10000, 1, 1, 1200) },
+    { STREAM(INBOUND, COMPLETION, 10000, 1, 1, 1200) },
     /* peer-to-peer reads answered by this endpoint */
-    { TRAFFIC_INBOUND, TRAFFIC_COMPLETION, true, 5000, 8, 16, 1500 },
+    { STREAM(INBOUND, COMPLETION, 5000, 8, 16, 1500), .cpl_b = true },
 };
 
-void traffic_profile_default(TrafficSpec *spec)
+void model_traffic_profile_default(TrafficSpec *spec)
 {
     memcpy(spec, traffic_default_profile, sizeof(traffic_default_profile));
 }
@@ -112,11 +119,11 @@ static uint64_t qos_rate(uint64_t rate, uint8_t weight)
     return rate * (1u << weight) / 2;
 }
 
-void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
-                              const TrafficSpec *spec, uint16_t endpoint,
-                              uint16_t port, uint64_t mmio_base,
-                              uint32_t mmio_size, const TrafficTuning *tune,
-                              int64_t epoch_t)
+void model_traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
+                                    const TrafficSpec *spec, uint16_t endpoint,
+                                    uint16_t port, uint64_t mmio_base,
+                                    uint32_t mmio_size,
+                                    const TrafficTuning *tune, int64_t epoch_t)
 {
     for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
         const TrafficSpec *e = &spec[i];
@@ -146,9 +153,9 @@ void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
             s->addr_window = mmio_size;
         }
         s->latency_ns = (uint64_t)e->latency_ns * (4 - level) / 3;
-        traffic_stream_init(s, seed, in ? e->rate :
-                            qos_rate(e->rate, tune->level[weight]),
-                            epoch_t, e->len_min, e->len_max);
+        model_traffic_stream_init(s, seed, in ? e->rate :
+                                  qos_rate(e->rate, tune->level[weight]),
+                                  epoch_t, e->len_min, e->len_max);
     }
 }
 
@@ -188,14 +195,14 @@ static int64_t item_time(const TrafficFlow *s, const TrafficMergeItem *item)
            s->epoch_t + (int64_t)dt;
 }
 
-void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
-                         uint32_t n, int64_t t0)
+void model_traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
+                               uint32_t n, int64_t t0)
 {
     m->streams = streams;
     m->n = 0;
     for (uint32_t i = 0; i < n && i < TRAFFIC_MERGE_MAX; i++) {
         const TrafficFlow *s = &streams[i].flow;
-        uint64_t k = traffic_count_before(s, t0);
+        uint64_t k = model_traffic_count_before(s, t0);
         u128 num;
         TrafficMergeItem item = { .k = k, .stream = i };
 
@@ -221,7 +228,7 @@ void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
     }
 }
 
-void traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k)
+void model_traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k)
 {
     TrafficMergeItem *top = &m->heap[0];
     const TrafficFlow *s = &m->streams[top->stream].flow;

@@ -50,14 +50,15 @@ typedef struct TrafficStream {
  * @epoch_t on, with lengths drawn from [len_min, len_max] DWs (1..1024)
  * by @seed and the stream's identity.
  */
-void traffic_stream_init(TrafficStream *s, uint64_t seed, uint64_t rate,
-                         int64_t epoch_t, uint16_t len_min, uint16_t len_max);
+void model_traffic_stream_init(TrafficStream *s, uint64_t seed, uint64_t rate,
+                               int64_t epoch_t, uint16_t len_min,
+                               uint16_t len_max);
 
 /* Requests walk their address window in steps of this many bytes. */
 #define TRAFFIC_ADDR_STRIDE 128
 
 /* The address TLP @k of @s requests (unused by completions) */
-static inline uint64_t traffic_addr(const TrafficStream *s, uint64_t k)
+static inline uint64_t model_traffic_addr(const TrafficStream *s, uint64_t k)
 {
     return s->addr_base + ((k * TRAFFIC_ADDR_STRIDE) & (s->addr_window - 1));
 }
@@ -66,7 +67,7 @@ static inline uint64_t traffic_addr(const TrafficStream *s, uint64_t k)
  * The header of TLP @k of @s. Only the length (TRAFFIC_PATTERN), relaxed
  * ordering (every fourth), tag (k mod 256) and address depend on k.
  */
-void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp);
+void model_traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp);
 
 /*
  * The merged order of a set of streams repeats: TLP k + n of a stream of
@@ -77,14 +78,15 @@ void traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp);
  * TLPs in it in *@tlps; 0 when there is no traffic or more than @max_tlps
  * TLPs per period.
  */
-uint64_t traffic_period(const TrafficStream *s, uint32_t n, uint32_t multiple,
-                        uint64_t max_tlps, uint64_t *tlps);
+uint64_t model_traffic_period(const TrafficStream *s, uint32_t n,
+                              uint32_t multiple, uint64_t max_tlps,
+                              uint64_t *tlps);
 
 /*
  * The traffic of one PCIe endpoint: seven streams, in this order: DMA
  * writes, DMA reads, their completions, MMIO writes from the CPU, MMIO
  * reads, their completions (CPL A), peer-to-peer completions (CPL B).
- * traffic_profile_default() gives the built-in rates, lengths and
+ * model_traffic_profile_default() gives the built-in rates, lengths and
  * latencies; traffic-rules.h changes them.
  *
  * Tuning scales it like the PTT tune events: a QoS weight w (0..2)
@@ -125,7 +127,7 @@ typedef struct TrafficTuning {
     .level = { [0 ... TRAFFIC_TUNE_EVENTS - 1] = TRAFFIC_TUNE_RESET } })
 
 /* The built-in profile: @spec[TRAFFIC_ENDPOINT_STREAMS] */
-void traffic_profile_default(TrafficSpec *spec);
+void model_traffic_profile_default(TrafficSpec *spec);
 
 /*
  * Fill @out[TRAFFIC_ENDPOINT_STREAMS] from @spec for the endpoint
@@ -133,11 +135,11 @@ void traffic_profile_default(TrafficSpec *spec);
  * [mmio_base, mmio_base + mmio_size), mmio_size a power of two. The
  * streams start at @epoch_t ns (their TLP 0 happens then).
  */
-void traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
-                              const TrafficSpec *spec, uint16_t endpoint,
-                              uint16_t port, uint64_t mmio_base,
-                              uint32_t mmio_size, const TrafficTuning *tune,
-                              int64_t epoch_t);
+void model_traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
+                                    const TrafficSpec *spec, uint16_t endpoint,
+                                    uint16_t port, uint64_t mmio_base,
+                                    uint32_t mmio_size,
+                                    const TrafficTuning *tune, int64_t epoch_t);
 
 /*
  * Walks the TLPs of a set of streams in time order (ties: lower stream
@@ -167,16 +169,16 @@ typedef struct TrafficMerge {
 } TrafficMerge;
 
 /* Only the first TRAFFIC_MERGE_MAX streams take part. */
-void traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
-                         uint32_t n, int64_t t0);
+void model_traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
+                               uint32_t n, int64_t t0);
 
 /* Time of the next TLP, TRAFFIC_NEVER when there is none. */
-static inline int64_t traffic_merge_peek(const TrafficMerge *m)
+static inline int64_t model_traffic_merge_peek(const TrafficMerge *m)
 {
     return m->n ? m->heap[0].t : TRAFFIC_NEVER;
 }
 
 /* Take the next TLP: its stream and number. Only when peek < NEVER. */
-void traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k);
+void model_traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k);
 
 #endif
