@@ -59,16 +59,11 @@ typedef HisiDev Pmu;
  */
 static void G_GNUC_NULL_TERMINATED pmu_init(Pmu *p, const char *props, ...)
 {
-    g_autoptr(GPtrArray) args = hisi_args_new();
-    g_autofree char *rules = hisi_opt_escape(RULES);
+    g_autoptr(GPtrArray) args = hisi_args_topology(RULES);
     va_list ap;
 
-    hisi_args_add(args, "-object", NULL);
-    hisi_args_addf(args, "hisi-traffic,id=t0,rules=%s", rules);
-    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device", "edu,bus=rp0",
-                  "-device", NULL);
-    hisi_args_addf(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,traffic=t0,"
-                   "id=pmu%s", props);
+    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
+                         "traffic=t0,id=pmu%s", props);
     va_start(ap, props);
     hisi_args_add_valist(args, ap);
     va_end(ap);

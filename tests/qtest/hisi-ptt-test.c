@@ -98,12 +98,10 @@ static uint32_t ptt_ctrl(PttTrace t)
  */
 static void G_GNUC_NULL_TERMINATED ptt_init(Ptt *p, const char *props, ...)
 {
-    g_autoptr(GPtrArray) args = hisi_args_new();
+    g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
     va_list ap;
 
-    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device", "edu,bus=rp0",
-                  "-device", NULL);
-    hisi_args_addf(args, "hisi-ptt,bus=pcie.0,addr=0x8%s", props);
+    hisi_args_add_device(args, "hisi-ptt,bus=pcie.0,addr=0x8%s", props);
     va_start(ap, props);
     hisi_args_add_valist(args, ap);
     va_end(ap);

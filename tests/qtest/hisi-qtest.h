@@ -93,6 +93,39 @@ static inline char *hisi_opt_escape(const char *value)
     return g_strjoinv(",,", parts);
 }
 
+/*
+ * The topology the PCIe device tests share: a hisi-traffic object "t0"
+ * with @rules (none when NULL), the root port at 00:10.0 and an edu
+ * endpoint behind it.
+ */
+static inline GPtrArray *hisi_args_topology(const char *rules)
+{
+    GPtrArray *args = hisi_args_new();
+
+    if (rules) {
+        g_autofree char *escaped = hisi_opt_escape(rules);
+
+        hisi_args_add(args, "-object", NULL);
+        hisi_args_addf(args, "hisi-traffic,id=t0,rules=%s", escaped);
+    }
+    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device", "edu,bus=rp0",
+                  NULL);
+    return args;
+}
+
+/* Append "-device" and its option, formatted */
+static inline void G_GNUC_PRINTF(2, 3) hisi_args_add_device(GPtrArray *args,
+                                                            const char *fmt,
+                                                            ...)
+{
+    va_list ap;
+
+    g_ptr_array_add(args, g_strdup("-device"));
+    va_start(ap, fmt);
+    g_ptr_array_add(args, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
 /* Start QEMU with HISI_MACHINE_ARGS, @extra_machine_args, then @args */
 static inline QTestState *hisi_qtest_start(const char *extra_machine_args,
                                            GPtrArray *args)

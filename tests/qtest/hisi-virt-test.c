@@ -109,24 +109,10 @@ static bool type_implements(QTestState *qts, const char *name,
     return found;
 }
 
+/* Concrete types all implement "object" */
 static bool type_exists(QTestState *qts, const char *name)
 {
-    QDict *resp = qtest_qmp(qts, "{ 'execute': 'qom-list-types',"
-                            "  'arguments': { 'abstract': false } }");
-    QList *types = qdict_get_qlist(resp, "return");
-    QListEntry *e;
-    bool found = false;
-
-    QLIST_FOREACH_ENTRY(types, e) {
-        QDict *t = qobject_to(QDict, qlist_entry_obj(e));
-
-        if (!strcmp(qdict_get_str(t, "name"), name)) {
-            found = true;
-            break;
-        }
-    }
-    qobject_unref(resp);
-    return found;
+    return type_implements(qts, name, "object");
 }
 
 /* "name type = default" of a property, as it is or as documented */

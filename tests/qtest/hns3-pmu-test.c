@@ -51,16 +51,12 @@ typedef HisiDev Pmu;
  */
 static void G_GNUC_NULL_TERMINATED pmu_init(Pmu *p, const char *props, ...)
 {
-    g_autoptr(GPtrArray) args = hisi_args_new();
-    g_autofree char *rules = hisi_opt_escape(RULES);
+    g_autoptr(GPtrArray) args = hisi_args_topology(RULES);
     va_list ap;
 
-    hisi_args_add(args, "-object", NULL);
-    hisi_args_addf(args, "hisi-traffic,id=t0,rules=%s", rules);
-    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device", "edu,bus=rp0",
-                  "-device", NULL);
-    hisi_args_addf(args, "hns3-pmu,bus=pcie.0,addr=0xa,traffic=t0,id=pmu,"
-                   "queues=2,tcs=2,clock-freq=1000000000%s", props);
+    hisi_args_add_device(args, "hns3-pmu,bus=pcie.0,addr=0xa,traffic=t0,"
+                         "id=pmu,queues=2,tcs=2,clock-freq=1000000000%s",
+                         props);
     va_start(ap, props);
     hisi_args_add_valist(args, ap);
     va_end(ap);
