@@ -104,9 +104,9 @@ REG32(XP_DT_CONTROL, 0x0370)
 #define XP_DT_CONTROL_WP_ARM_ALWAYS(wp) (0xfu << (12 + 4 * (wp)))
 REG32(XP_PMU_EVENT_SEL, 0x0600)     /* 7 bits per source */
 #define XP_PMU_EVENT_SEL_BITS 7
-/* What a source selects: an XP event, of a device port, on a VC */
+/* What a source selects: an XP event, on a ring bus (one each way), a VC */
     FIELD(XP_EVENT_ID, EVENT, 0, 3)
-    FIELD(XP_EVENT_ID, PORT, 3, 1)
+    FIELD(XP_EVENT_ID, BUS, 3, 1)
     FIELD(XP_EVENT_ID, VC, 4, 2)
 
 /* Device node regions */

@@ -7,18 +7,21 @@
  * Debug and Trace block (DT) in region 1 with eight 32-bit event counters
  * and a 40-bit cycle counter, crosspoints (XPs) with watchpoints and event
  * sources, and device nodes (HN-F, HN-I, RN-I, SBAS, SBSX) with event
- * sources. Reference: Linux Documentation/admin-guide/perf/arm-ccn.rst.
+ * sources; the RN-F and SN-F nodes have no region. Reference: Linux
+ * Documentation/admin-guide/perf/arm-ccn.rst.
  *
  * The ring's traffic comes from the hisi-traffic object
  * (model/ring-traffic.c): flits of each node's eight streams, with the
- * node and XP events and the watchpoint matches defined on them, so counts
- * are O(1) sums computed when the guest reads a counter or something
- * changes. Cycles count at "clock-freq" Hz of virtual time. No timer runs
- * but one armed when a counter is due to overflow with the overflow
- * interrupt enabled.
+ * node events and the watchpoint matches (on a device port) defined on
+ * them, and the XP events on the ring's two buses, which carry every flit
+ * the nodes send from XP to XP; so counts are O(1) sums computed when the
+ * guest reads a counter or something changes. Cycles count at
+ * "clock-freq" Hz of virtual time. No timer runs but one armed when a
+ * counter is due to overflow with the overflow interrupt enabled.
  *
  * The topology (node ids, types, regions) is fixed, CCN-504-like: 11 XPs
- * and the nodes in arm_ccn_nodes[]; docs/arm-ccn.md has the map.
+ * and the nodes of model_ring_ccn504_types[], those with a region in
+ * arm_ccn_nodes[]; docs/arm-ccn.md has the map.
  *
  * Not modelled: the CCN's error reporting beyond the PMU overflow, the
  * 32-bit ARM snapshot path's timing (the snapshot is taken at once), the
@@ -44,9 +47,10 @@
 #define TYPE_ARM_CCN "arm-ccn"
 OBJECT_DECLARE_SIMPLE_TYPE(ArmCcnState, ARM_CCN)
 
-#define CCN_XPS             11
-#define CCN_NODES           (2 * CCN_XPS)
+#define CCN_XPS             RING_XPS
+#define CCN_NODES           RING_NODES
 #define CCN_TYPE_DT         0x02
+#define CCN_ERR_SIG_DT_WORD 0   /* the ERR_SIG_VAL word of the DT's bit */
 
 /* A watchpoint's comparator registers, in address order */
 enum {
@@ -64,7 +68,9 @@ typedef struct CcnNodeInfo {
 
 /*
  * The regions: MN, DT, device nodes (node n on XP n / 2, port n % 2) and
- * the XPs 0..10 (dense, as the driver needs).
+ * the XPs 0..10 (dense, as the driver needs). The device nodes' types are
+ * model_ring_ccn504_types[]'s; the RN-Fs (nodes 14-17) and SN-Fs (20, 21)
+ * have no region.
  */
 static const CcnNodeInfo arm_ccn_nodes[] = {
     { CCN_MN_REGION, RING_TYPE_MN, 12 },
@@ -122,41 +128,40 @@ struct ArmCcnState {
     uint64_t pmccntr_snapshot;
     CcnXp xp[CCN_XPS];
     uint32_t node_event_sel[CCN_NODES];
+    /*
+     * The MN's interrupt request and the DT's bit of ERR_SIG_VAL: set when
+     * the DT signals an overflow, the bit cleared by reading its word, the
+     * request by the deassert command once the bit was read.
+     */
+    bool intreq;
+    bool err_sig_dt;
 };
-
-static const CcnNodeInfo *ccn_node(uint8_t id)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(arm_ccn_nodes); i++) {
-        const CcnNodeInfo *n = &arm_ccn_nodes[i];
-
-        if (n->id == id && n->type != RING_TYPE_XP &&
-            n->type != CCN_TYPE_DT) {
-            return n;
-        }
-    }
-    return NULL;
-}
 
 /* The streams of node @id into s->streams; false when there is no node */
 static bool ccn_node_streams(ArmCcnState *s, uint8_t id, uint8_t *type)
 {
-    const CcnNodeInfo *n = ccn_node(id);
-
-    if (!n) {
+    if (id >= CCN_NODES || !model_ring_ccn504_types[id]) {
         return false;
     }
-    hisi_traffic_ring_streams(s->pmu.traffic, s->streams, id, n->type);
-    *type = n->type;
+    *type = model_ring_ccn504_types[id];
+    hisi_traffic_ring_streams(s->pmu.traffic, s->streams, id, *type);
     return true;
 }
 
 /* What event counter @idx counts, as the registers stand */
+typedef enum CcnSourceKind {
+    CCN_SRC_WATCHPOINT,     /* a device port's flits */
+    CCN_SRC_XP_EVENT,       /* the ring's flits at the XP */
+    CCN_SRC_NODE_EVENT,     /* a node's event */
+} CcnSourceKind;
+
 typedef struct CcnSource {
-    bool watchpoint;
+    CcnSourceKind kind;
     unsigned wp;
     uint8_t xp;
     uint8_t node;
-    RingEventDef def;
+    RingEventDef def;           /* watchpoints and node events */
+    RingXpEventDef xp_def;      /* XP events */
 } CcnSource;
 
 static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
@@ -184,25 +189,25 @@ static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
                                 XP_DT_INTERFACE_SEL_BITS,
                                 XP_DT_INTERFACE_SEL_BITS);
 
-        src->watchpoint = true;
+        src->kind = CCN_SRC_WATCHPOINT;
         src->wp = nib - DT_CONFIG_WP0;
         src->node = xp * 2 + FIELD_EX32(sel, XP_DT_INTERFACE_SEL, DEV_SEL);
         src->def.vc = FIELD_EX32(sel, XP_DT_INTERFACE_SEL, VC_SEL);
         src->def.dirs = BIT(FIELD_EX32(sel, XP_DT_INTERFACE_SEL, IO_SEL));
         return ccn_node_streams(s, src->node, type);
     }
-    src->watchpoint = false;
     if (nib < DT_CONFIG_NODE) {
-        /* the event in bits 2:0, the port in 3, the VC in 5:4 */
         uint8_t id = extract32(x->pmu_event_sel,
                                (nib - DT_CONFIG_XP_EVENT) *
-                               XP_PMU_EVENT_SEL_BITS, 6);
+                               XP_PMU_EVENT_SEL_BITS, XP_PMU_EVENT_SEL_BITS);
 
-        src->node = xp * 2 + extract32(id, 3, 1);
-        return model_ring_xp_event(extract32(id, 0, 3), extract32(id, 4, 2),
-                                   &src->def) &&
-               ccn_node_streams(s, src->node, type);
+        src->kind = CCN_SRC_XP_EVENT;
+        return model_ring_xp_event(FIELD_EX32(id, XP_EVENT_ID, EVENT),
+                                   FIELD_EX32(id, XP_EVENT_ID, VC),
+                                   FIELD_EX32(id, XP_EVENT_ID, BUS),
+                                   &src->xp_def);
     }
+    src->kind = CCN_SRC_NODE_EVENT;
     src->node = xp * 2 + (nib - DT_CONFIG_NODE) / 4;
     return ccn_node_streams(s, src->node, type) &&
            model_ring_node_event(*type,
@@ -213,13 +218,36 @@ static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
                                  &src->def);
 }
 
+/*
+ * Flits an XP event counts in [t0, t1), or with @rate the most it counts
+ * in a second: of what every node sends on the event's channel.
+ */
+static uint64_t ccn_xp_flits(ArmCcnState *s, const CcnSource *src, int64_t t0,
+                             int64_t t1, bool rate)
+{
+    const RingStream *sent = &s->streams[src->xp_def.vc * 2 + RING_TX];
+    uint64_t n = 0;
+    uint8_t type;
+
+    for (uint8_t id = 0; id < CCN_NODES; id++) {
+        if (ccn_node_streams(s, id, &type)) {
+            n += rate ? sent->flow.rate :
+                 model_ring_xp_count(sent, src->xp, &src->xp_def, t0, t1);
+        }
+    }
+    return n;
+}
+
 /* Flits counter @idx counts in [t0, t1) (s->streams: its node's) */
 static uint64_t ccn_flits(ArmCcnState *s, const CcnSource *src, int64_t t0,
                           int64_t t1)
 {
     unsigned dir = src->def.dirs & BIT(RING_TX) ? RING_TX : RING_RX;
 
-    if (src->watchpoint) {
+    if (src->kind == CCN_SRC_XP_EVENT) {
+        return ccn_xp_flits(s, src, t0, t1, false);
+    }
+    if (src->kind == CCN_SRC_WATCHPOINT) {
         const uint64_t *cmp = s->xp[src->xp].wp_cmp[src->wp];
 
         return model_ring_flits_matching(&s->streams[src->def.vc * 2 + dir],
@@ -230,15 +258,28 @@ static uint64_t ccn_flits(ArmCcnState *s, const CcnSource *src, int64_t t0,
     return model_ring_event_count(s->streams, &src->def, t0, t1);
 }
 
-/* The overflow interrupt: a level, while an enabled overflow is pending */
+/*
+ * The MN's interrupt: its request, while the MN passes the PMU's events on
+ * (its request, not the DT's status: the handler reads ERR_SIG_VAL and
+ * deasserts after clearing the overflows)
+ */
 static void ccn_update_irq(HisiPmu *pmu)
 {
     ArmCcnState *s = container_of(pmu, ArmCcnState, pmu);
-    bool level = s->pmovsr && FIELD_EX32(s->pmcr, DT_PMCR, OVFL_INTR_EN) &&
-                 !FIELD_EX32(s->errint, MN_ERRINT_STATUS,
-                             PMU_EVENTS_DISABLED);
+    bool level = s->intreq && !FIELD_EX32(s->errint, MN_ERRINT_STATUS,
+                                          PMU_EVENTS_DISABLED);
 
     qemu_set_irq(s->irq, level);
+}
+
+/*
+ * The DT signals the MN: an overflow with its interrupt enabled. The MN
+ * records it in ERR_SIG_VAL and requests the interrupt.
+ */
+static void ccn_dt_signal(ArmCcnState *s)
+{
+    s->err_sig_dt = true;
+    s->intreq = true;
 }
 
 static void ccn_overflow(HisiPmu *pmu, unsigned idx)
@@ -246,6 +287,9 @@ static void ccn_overflow(HisiPmu *pmu, unsigned idx)
     ArmCcnState *s = container_of(pmu, ArmCcnState, pmu);
 
     s->pmovsr |= BIT(idx);
+    if (FIELD_EX32(s->pmcr, DT_PMCR, OVFL_INTR_EN)) {
+        ccn_dt_signal(s);
+    }
 }
 
 /* Add what counter @idx (or the cycle counter) counted in [t0, t1) */
@@ -282,6 +326,10 @@ static bool ccn_max_rates(HisiPmu *pmu, unsigned idx,
     }
     if (!ccn_source(s, idx, &src, &type)) {
         return false;
+    }
+    if (src.kind == CCN_SRC_XP_EVENT) {
+        rate[HISI_PMU_CNT] = ccn_xp_flits(s, &src, 0, 0, true);
+        return true;
     }
     for (unsigned dir = 0; dir < 2; dir++) {
         if (src.def.dirs & BIT(dir)) {
@@ -326,8 +374,16 @@ static uint32_t ccn_mn_read(ArmCcnState *s, hwaddr off)
     }
     if (hisi_reg_in_array(off, A_MN_ERR_SIG_VAL, 4, MN_ERR_SIG_WORDS, &word,
                           &rest)) {
-        /* Only the DT's overflow is ever signalled. */
-        return word == 0 && s->pmovsr ? R_MN_ERR_SIG_VAL_DT_MASK : 0;
+        /*
+         * Only the DT's overflow is ever signalled; a read returns what
+         * was recorded since the last one and clears it (the handler
+         * reads every word "to clear them").
+         */
+        if (word == CCN_ERR_SIG_DT_WORD && s->err_sig_dt) {
+            s->err_sig_dt = false;
+            return R_MN_ERR_SIG_VAL_DT_MASK;
+        }
+        return 0;
     }
     qemu_log_mask(LOG_GUEST_ERROR, "arm-ccn: read of unknown MN register "
                   "0x%04" HWADDR_PRIx "\n", off);
@@ -463,9 +519,15 @@ static void ccn_mn_write(ArmCcnState *s, hwaddr off, uint32_t val)
     }
     /*
      * Bit n of the low nibble updates field n, to bit n + 4; field 0 is
-     * the interrupt request, whose deassertion holds only while nothing
-     * is pending (the line follows the overflow status).
+     * the interrupt request, which a deassert drops only once what it
+     * signals was read: an overflow recorded after the handler's read
+     * keeps it up.
      */
+    if (FIELD_EX32(val, MN_ERRINT_STATUS, INTREQ_UPDATE) &&
+        FIELD_EX32(val, MN_ERRINT_STATUS, INTREQ_DEASSERTED) &&
+        !s->err_sig_dt) {
+        s->intreq = false;
+    }
     for (unsigned f = 1; f < 4; f++) {
         if (val & BIT(f)) {
             s->errint = deposit32(s->errint, f + 4, 1,
@@ -503,6 +565,11 @@ static void ccn_dt_write(ArmCcnState *s, hwaddr off, uint32_t val)
         s->pmovsr &= ~val;
         break;
     case A_DT_PMCR:
+        /* overflows pending when their interrupt is enabled signal then */
+        if (s->pmovsr && !FIELD_EX32(s->pmcr, DT_PMCR, OVFL_INTR_EN) &&
+            FIELD_EX32(val, DT_PMCR, OVFL_INTR_EN)) {
+            ccn_dt_signal(s);
+        }
         s->pmcr = val & (R_DT_PMCR_PMU_EN_MASK | R_DT_PMCR_OVFL_INTR_EN_MASK);
         break;
     case A_DT_PMSR_REQ:
@@ -612,6 +679,8 @@ static void arm_ccn_reset_hold(Object *obj, ResetType type)
     s->pmccntr_snapshot = 0;
     memset(s->xp, 0, sizeof(s->xp));
     memset(s->node_event_sel, 0, sizeof(s->node_event_sel));
+    s->intreq = false;
+    s->err_sig_dt = false;
 }
 
 static void arm_ccn_reset_exit(Object *obj, ResetType type)
@@ -629,7 +698,12 @@ static void arm_ccn_realize(DeviceState *dev, Error **errp)
         return;
     }
     for (size_t i = 0; i < ARRAY_SIZE(arm_ccn_nodes); i++) {
-        s->region[arm_ccn_nodes[i].region] = &arm_ccn_nodes[i];
+        const CcnNodeInfo *n = &arm_ccn_nodes[i];
+
+        /* a device node's region and the ring model agree on its type */
+        assert(n->type == RING_TYPE_XP || n->type == CCN_TYPE_DT ||
+               n->type == model_ring_ccn504_types[n->id]);
+        s->region[n->region] = n;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &arm_ccn_ops, s, "arm-ccn",
                           CCN_MMIO_SIZE);
@@ -659,8 +733,8 @@ static const VMStateDescription vmstate_ccn_xp = {
 
 static const VMStateDescription vmstate_arm_ccn = {
     .name = TYPE_ARM_CCN,
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(errint, ArmCcnState),
         VMSTATE_UINT32_ARRAY(active_dsm, ArmCcnState, DT_ACTIVE_DSM_WORDS),
@@ -673,6 +747,8 @@ static const VMStateDescription vmstate_arm_ccn = {
                              CcnXp),
         VMSTATE_UINT32_ARRAY(node_event_sel, ArmCcnState, CCN_NODES),
         VMSTATE_STRUCT(pmu, ArmCcnState, 1, vmstate_hisi_pmu, HisiPmu),
+        VMSTATE_BOOL(intreq, ArmCcnState),
+        VMSTATE_BOOL(err_sig_dt, ArmCcnState),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -13,7 +13,8 @@
 # -icount with sleep=off, so that the 40-bit cycle counter (2^40 cycles at
 # 1 GHz: 18 minutes) wraps in seconds of real time while the guest sleeps.
 # Nodes (docs/arm-ccn.md): RN-I 0-1, HN-F 2-5 and 8-11, HN-I 6, SBAS 7,
-# MN 12, SBSX 13; node n on XP n / 2, port n % 2; XPs 0-10.
+# MN 12, SBSX 13, RN-F 14-17 and SN-F 20-21 (no region); node n on XP
+# n / 2, port n % 2; XPs 0-10.
 #
 # Where the two driver sets differ by design, the test point says so and
 # checks each against its own behaviour.
@@ -346,6 +347,21 @@ cycle_wrap() {
 	awk -v c="$1" 'BEGIN { exit !(c > 1.2e12 * 0.995 && c < 1.2e12 * 1.005) }'
 }
 ktap_check overflow-40bit-cycles cycle_wrap
+
+# Every CCN interrupt so far found the DT's bit in ERR_SIG_VAL and an
+# overflow: the handler returned IRQ_NONE for none (the kernel's count of
+# unhandled interrupts of the line), and the line is not left asserted.
+irqs_handled() {
+	local n=$(irq_number "$IRQ") before
+	[ -n "$n" ] || { echo "no CCN interrupt line"; return 1; }
+	cat /proc/irq/$n/spurious
+	before=$(irqs "$IRQ")
+	sleep 1
+	echo "$(irqs "$IRQ") interrupts after $before, a second later"
+	grep -qx 'unhandled 0' /proc/irq/$n/spurious &&
+		[ "$(irqs "$IRQ")" = "$before" ]
+}
+ktap_check every-interrupt-handled irqs_handled
 
 # The owner CPU goes offline while counting: cpumask and the interrupt move
 # to the other CPU and counting goes on, wraps and all (4e9 requests/s).

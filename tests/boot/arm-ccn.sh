@@ -5,10 +5,15 @@
 # run-guest: --guest-qmp
 # qemu: -device arm-ccn
 # Topology (hw/hisilicon/arm-ccn.c, docs/arm-ccn.md): 11 XPs; RN-I nodes
-# 0-1, HN-F nodes 2-5 and 8-11, HN-I 6, SBAS 7, MN 12, SBSX 13 (node n on
-# XP n / 2, port n % 2). Default traffic (hw/hisilicon/model/ring-traffic.c):
-# an HN-F receives 2000000 requests/s and sends 500000 snoops/s, an RN-I
-# receives 800000 read data flits/s; cycles count at 1 GHz.
+# 0-1, HN-F nodes 2-5 and 8-11, HN-I 6, SBAS 7, MN 12, SBSX 13, and with no
+# region (no node events) RN-F 14-17 and SN-F 20-21; XP 9 has no device
+# (node n on XP n / 2, port n % 2). Default traffic
+# (hw/hisilicon/model/ring-traffic.c): an HN-F receives 2000000 requests/s
+# and sends 500000 snoops/s, and its misses on to an SN-F; an RN-I receives
+# 800000 read data flits/s, an RN-F sends 3375000 requests/s, an SN-F
+# receives 2400000; cycles count at 1 GHz. XP events count the ring's flits
+# (bus 0 runs to higher XP numbers, bus 1 back), each sent flit at every XP
+# from its sender's to its target's, the shorter way round.
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 . /guest/tests/lib/perf.sh
@@ -65,13 +70,33 @@ rni_beats() {
 }
 ktap_check rni-beats-add-up rni_beats
 
-# XP 1's valid DAT flits on bus 0: node 2's, both ways (1 M + 1.5 M/s)
-xp_flits() {
-	set -- $(counts cycles xp_valid_flit,xp=1,vc=3,bus=0)
-	echo "$2 flits in $1 cycles"
-	per_s "$2" "$1" 2500000
+# XP 9 has no device, yet flits pass it both ways: requests up (RN-Fs to
+# HN-Fs, HN-Fs 10-11 to memory), read data down (memory to HN-Fs)
+xp_through() {
+	set -- $(counts cycles xp_valid_flit,xp=9,vc=0,bus=0 xp_valid_flit,xp=9,vc=3,bus=1)
+	echo "XP 9: $2 requests up, $3 data flits down in $1 cycles"
+	awk -v c="$1" -v a="$2" -v b="$3" \
+		'BEGIN { exit !(c > 0 && a / c * 1e9 > 1e6 && b / c * 1e9 > 1e6) }'
 }
-ktap_check xp-valid-flits xp_flits
+ktap_check xp-without-devices-sees-through-traffic xp_through
+
+# The RN-F and SN-F ports, which have no region: a watchpoint matching any
+# flit counts an RN-F's requests and an SN-F's memory requests
+rnf_snf() {
+	set -- $(counts cycles xp_watchpoint,xp=7,port=0,vc=0,dir=1,cmp_l=0,cmp_h=0,mask=0x8 xp_watchpoint,xp=10,port=0,vc=0,dir=0,cmp_l=0,cmp_h=0,mask=0x8)
+	echo "RN-F 14 sent $2, SN-F 20 received $3 requests in $1 cycles"
+	per_s "$2" "$1" 3375000 && per_s "$3" "$1" 2400000
+}
+ktap_check rnf-snf-ports-watched rnf_snf
+
+# What HN-F 2 sends to memory: its memory requests (hnf_mc_reqs), its
+# misses, and a watchpoint on the requests it sends are one count
+mc_reqs_sent() {
+	set -- $(counts hnf_mc_reqs,node=2 hnf_cache_miss,node=2 xp_watchpoint,xp=1,port=0,vc=0,dir=1,cmp_l=0,cmp_h=0,mask=0x8)
+	echo "mc_reqs $1, cache_miss $2, REQ flits sent $3"
+	[ "$1" -gt 0 ] && [ "$1" = "$2" ] && [ "$1" = "$3" ]
+}
+ktap_check hnf-mc-reqs-are-sent-requests mc_reqs_sent
 
 # A watchpoint matching every flit (mask 8: ANY) counts what the node event
 # counts: the requests node 2 receives (XP 1, port 0, dir 0, vc 0)
@@ -90,6 +115,19 @@ invalid_events() {
 	perf_refused ccn hnf_cache_miss,node=40
 }
 ktap_check invalid-events-refused invalid_events
+
+# Only HN-F 10 (XP 5) receiving requests: the ring's only requests are its
+# memory requests, up from XP 5 to the SN-Fs' XP 10, so XPs 9 and 10 count
+# exactly hnf_mc_reqs on bus 0, XP 4 and bus 1 nothing.
+ring_route() {
+	qom_set /machine/hisi-traffic-default rules '"stream=ring-all,rate=0;node=10,stream=ring-req-rx,rate=2000000"' ||
+		return 1
+	set -- $(counts hnf_mc_reqs,node=10 xp_valid_flit,xp=9,vc=0,bus=0 xp_valid_flit,xp=10,vc=0,bus=0 xp_valid_flit,xp=4,vc=0,bus=0 xp_valid_flit,xp=9,vc=0,bus=1)
+	echo "mc_reqs $1; XP 9 up $2, XP 10 up $3, XP 4 up $4, XP 9 down $5"
+	[ "$1" -gt 0 ] && [ "$2" = "$1" ] && [ "$3" = "$1" ] && [ "$4" = 0 ] &&
+		[ "$5" = 0 ]
+}
+ktap_check ring-route-memory-requests ring_route
 
 # A rule set over QMP while the guest runs changes what it measures.
 runtime_rate() {

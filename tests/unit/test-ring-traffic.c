@@ -29,7 +29,10 @@ static void test_node_streams(void)
         g_assert_cmpuint(s[i].node, ==, 9);
         g_assert_cmpuint(s[i].vc, ==, i / 2);
         g_assert_cmpuint(s[i].dir, ==, i % 2);
-        g_assert_cmpuint(s[i].flow.rate, ==, spec.rate[i]);
+        /* but its memory requests, which arrive with its requests */
+        g_assert_cmpuint(s[i].flow.rate, ==,
+                         spec.rate[i == RING_REQ * 2 + RING_TX ?
+                                   RING_REQ * 2 + RING_RX : i]);
         for (unsigned k = 0; k < TRAFFIC_PATTERN; k++) {
             /* the node is the target of what it receives, else the source */
             unsigned id = s[i].dir == RING_RX ? (s[i].hdr_l[k] >> 15) & 0x7f :
@@ -40,10 +43,20 @@ static void test_node_streams(void)
             g_assert_cmpuint(s[i].hdr_h[k] >> 60, ==, 0);
         }
     }
-    /* an HN-F serves requests and sends snoops; an RN-I makes requests */
+    /*
+     * an HN-F serves requests and sends snoops, requests only to memory;
+     * an RN-I makes requests
+     */
     g_assert_cmpuint(s[RING_REQ * 2 + RING_RX].flow.rate, >, 0);
     g_assert_cmpuint(s[RING_SNP * 2 + RING_TX].flow.rate, >, 0);
-    g_assert_cmpuint(s[RING_REQ * 2 + RING_TX].flow.rate, ==, 0);
+    for (unsigned k = 0; k < TRAFFIC_PATTERN; k++) {
+        g_assert_cmpuint(model_ring_ccn504_types[s[RING_REQ * 2 +
+                                                   RING_TX].peer[k]], ==,
+                         RING_TYPE_SNF);
+        g_assert_cmpuint(model_ring_ccn504_types[s[RING_SNP * 2 +
+                                                   RING_TX].peer[k]], ==,
+                         RING_TYPE_RNF);
+    }
     make(s, 1, 20, RING_TYPE_RNI_1P + 2);
     g_assert_cmpuint(s[RING_REQ * 2 + RING_TX].flow.rate, >, 0);
     g_assert_cmpuint(s[RING_SNP * 2 + RING_RX].flow.rate, ==, 0);
@@ -53,12 +66,13 @@ static void test_node_streams(void)
 static void test_counts_match_flits(void)
 {
     static const uint8_t types[] = { RING_TYPE_HNF, RING_TYPE_RNI_1P,
-                                     RING_TYPE_MN, RING_TYPE_HNI };
+                                     RING_TYPE_MN, RING_TYPE_HNI,
+                                     RING_TYPE_RNF, RING_TYPE_SNF };
     RingStream s[RING_NODE_STREAMS];
 
     for (int round = 0; round < 300; round++) {
         const RingStream *x;
-        uint32_t props = 1u << g_test_rand_int_range(0, 17);
+        uint32_t props = 1u << g_test_rand_int_range(0, RING_PROPS);
         uint64_t cmp_h = (uint64_t)g_test_rand_int_range(0, 32) << 9;
         int64_t t0 = g_test_rand_int_range(0, 10000000);
         int64_t t1 = t0 + g_test_rand_int_range(0, 200000);
@@ -70,9 +84,10 @@ static void test_counts_match_flits(void)
         k = model_traffic_count_before(&x->flow, t0);
         for (model_ring_flit(x, k, &f); f.time < t1; model_ring_flit(x, ++k,
                                                                      &f)) {
-            flits++;
-            with += (f.props & props) == props;
-            matching += ((f.hdr_h ^ cmp_h) & ~OPCODE_MASK_H) == 0;
+            flits += f.present;
+            with += f.present && (f.props & props) == props;
+            matching += f.present &&
+                        ((f.hdr_h ^ cmp_h) & ~OPCODE_MASK_H) == 0;
         }
         g_assert_cmpuint(model_ring_flits(x, t0, t1), ==, flits);
         g_assert_cmpuint(model_ring_flits_with(x, props, t0, t1), ==, with);
@@ -90,7 +105,7 @@ static uint64_t flits_with_header(const RingStream *s, uint64_t l, uint64_t h,
     RingFlit f;
 
     for (model_ring_flit(s, k, &f); f.time < t1; model_ring_flit(s, ++k, &f)) {
-        n += f.hdr_l == l && f.hdr_h == h;
+        n += f.present && f.hdr_l == l && f.hdr_h == h;
     }
     return n;
 }
@@ -152,7 +167,8 @@ static void test_events_agree(void)
 {
     RingStream hnf[RING_NODE_STREAMS], rni[RING_NODE_STREAMS];
     int64_t t0 = 12345, t1 = 50000000;
-    RingEventDef miss, reqs, p[3], rx, vf, none;
+    RingEventDef miss, reqs, p[3], rx, none;
+    RingXpEventDef xp_none;
     uint64_t beats = 0;
 
     make(hnf, 9, 8, RING_TYPE_HNF);
@@ -171,17 +187,198 @@ static void test_events_agree(void)
     }
     g_assert_true(model_ring_node_event(RING_TYPE_RNI_1P, 4, &rx));
     g_assert_cmpuint(beats, ==, model_ring_event_count(rni, &rx, t0, t1));
-    /* XP valid_flit: both directions of the port's channel */
-    g_assert_true(model_ring_xp_event(4, RING_DAT, &vf));
-    g_assert_cmpuint(model_ring_event_count(rni, &vf, t0, t1), ==,
-                     model_ring_flits(&rni[RING_DAT * 2 + RING_RX], t0, t1) +
-                     model_ring_flits(&rni[RING_DAT * 2 + RING_TX], t0, t1));
     /* no such events */
     g_assert_false(model_ring_node_event(RING_TYPE_HNF, 15, &none));
     g_assert_false(model_ring_node_event(RING_TYPE_HNF, 0, &none));
     g_assert_false(model_ring_node_event(RING_TYPE_HNI, 1, &none));
-    g_assert_false(model_ring_xp_event(5, RING_REQ, &none));
-    g_assert_false(model_ring_xp_event(1, RING_VCS, &none));
+    g_assert_false(model_ring_xp_event(5, RING_REQ, 0, &xp_none));
+    g_assert_false(model_ring_xp_event(1, RING_VCS, 0, &xp_none));
+    g_assert_false(model_ring_xp_event(1, RING_REQ, 2, &xp_none));
+}
+
+/* The streams of every node of the CCN-504, by node id */
+static void make_all(RingStream s[RING_NODES][RING_NODE_STREAMS],
+                     uint64_t seed)
+{
+    for (unsigned n = 0; n < RING_NODES; n++) {
+        make(s[n], seed, n, model_ring_ccn504_types[n]);
+    }
+}
+
+/*
+ * Flits on the ring, one by one: each flit a node sends, from its XP hop
+ * by hop to its peer's; the XP events of XP @xp on @vc and @bus see it at
+ * the first, the last or every XP of the way.
+ */
+static void walk_ring(RingStream s[RING_NODES][RING_NODE_STREAMS], uint8_t xp,
+                      uint8_t vc, uint8_t bus, int64_t t1,
+                      uint64_t got[RING_PROPS + 1][3])
+{
+    for (unsigned n = 0; n < RING_NODES; n++) {
+        const RingStream *x = &s[n][vc * 2 + RING_TX];
+        uint64_t k = 0;
+        RingFlit f;
+
+        for (model_ring_flit(x, k, &f); f.time < t1;
+             model_ring_flit(x, ++k, &f)) {
+            unsigned at = n / 2, seen = 0, hops = 0;
+            int step = bus ? RING_XPS - 1 : 1;
+
+            if (!f.present || at == f.peer / 2) {
+                continue;
+            }
+            /* the way on @bus, if it is the shorter one */
+            while (at != f.peer / 2) {
+                at = (at + step) % RING_XPS;
+                hops++;
+            }
+            if (hops > RING_XPS / 2) {
+                continue;
+            }
+            at = n / 2;
+            for (unsigned h = 0; h <= hops; h++) {
+                seen += at == xp;
+                at = (at + step) % RING_XPS;
+            }
+            g_assert_cmpuint(seen, <=, 1);
+            for (unsigned p = 0; p <= RING_PROPS; p++) {
+                uint32_t props = p < RING_PROPS ? 1u << p : 0;
+
+                if ((f.props & props) != props) {
+                    continue;
+                }
+                got[p][RING_AT_EVERY_XP] += seen;
+                got[p][RING_AT_SOURCE] += n / 2 == xp;
+                got[p][RING_AT_TARGET] += f.peer / 2 == xp;
+            }
+        }
+    }
+}
+
+/* XP events equal walking every flit round the ring, on every XP */
+static void test_ring_route(void)
+{
+    static RingStream s[RING_NODES][RING_NODE_STREAMS];
+    int64_t t1 = 200000;
+
+    make_all(s, 7);
+    for (uint8_t xp = 0; xp < RING_XPS; xp++) {
+        for (uint8_t vc = 0; vc < RING_VCS; vc++) {
+            for (uint8_t bus = 0; bus < 2; bus++) {
+                uint64_t got[RING_PROPS + 1][3] = { { 0 } };
+                uint64_t model[3] = { 0 };
+
+                walk_ring(s, xp, vc, bus, t1, got);
+                for (uint8_t ev = 1; ev <= 4; ev++) {
+                    RingXpEventDef def;
+                    uint64_t n = 0;
+
+                    g_assert_true(model_ring_xp_event(ev, vc, bus, &def));
+                    for (unsigned node = 0; node < RING_NODES; node++) {
+                        for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+                            n += model_ring_xp_count(&s[node][i], xp, &def,
+                                                     0, t1);
+                        }
+                    }
+                    model[def.site] = n;
+                    if (ev == 4) {
+                        g_assert_cmpuint(n, ==,
+                                         got[RING_PROPS][RING_AT_EVERY_XP]);
+                    } else {
+                        g_assert_cmpuint(n, ==,
+                                         got[__builtin_ctz(def.props)]
+                                            [def.site]);
+                    }
+                }
+                /* a flit enters and leaves where valid flits are seen */
+                g_assert_cmpuint(model[RING_AT_EVERY_XP], >=,
+                                 got[RING_PROPS][RING_AT_SOURCE]);
+            }
+        }
+    }
+}
+
+/* One flit from XP 1 to XP 10 goes down, seen at XPs 1, 0 and 10 only */
+static void test_ring_route_one_flit(void)
+{
+    uint8_t bus;
+    unsigned hops;
+
+    g_assert_true(model_ring_route(1, 10, &bus, &hops));
+    g_assert_cmpuint(bus, ==, 1);
+    g_assert_cmpuint(hops, ==, 2);
+    g_assert_true(model_ring_route(5, 10, &bus, &hops));
+    g_assert_cmpuint(bus, ==, 0);
+    g_assert_cmpuint(hops, ==, 5);
+    g_assert_false(model_ring_route(3, 3, &bus, &hops));
+    for (uint8_t from = 0; from < RING_XPS; from++) {
+        for (uint8_t to = 0; to < RING_XPS; to++) {
+            if (from != to) {
+                g_assert_true(model_ring_route(from, to, &bus, &hops));
+                g_assert_cmpuint(hops, <=, RING_XPS / 2);
+            }
+        }
+    }
+}
+
+/* XP 9 has no device: it sees what passes it, both ways */
+static void test_empty_xp_through_traffic(void)
+{
+    static RingStream s[RING_NODES][RING_NODE_STREAMS];
+    int64_t t1 = 1000000;
+    uint64_t n[2] = { 0 };
+
+    g_assert_cmpuint(model_ring_ccn504_types[18], ==, 0);
+    g_assert_cmpuint(model_ring_ccn504_types[19], ==, 0);
+    make_all(s, 11);
+    for (uint8_t bus = 0; bus < 2; bus++) {
+        RingXpEventDef def;
+
+        g_assert_true(model_ring_xp_event(4, bus ? RING_DAT : RING_REQ, bus,
+                                          &def));
+        for (unsigned node = 0; node < RING_NODES; node++) {
+            n[bus] += model_ring_xp_count(&s[node][def.vc * 2 + RING_TX], 9,
+                                          &def, 0, t1);
+        }
+    }
+    /* requests: RN-Fs to HN-Fs up, HN-Fs 10, 11 to memory; read data down */
+    g_assert_cmpuint(n[0], >, 1000);     /* per ms */
+    g_assert_cmpuint(n[1], >, 1000);
+}
+
+/*
+ * An HN-F's memory requests: each missed request, at its time, sent to an
+ * SN-F; hnf_mc_reqs and a REQ TX watchpoint matching any flit agree.
+ */
+static void test_hnf_memory_requests(void)
+{
+    RingStream hnf[RING_NODE_STREAMS];
+    const RingStream *rx = &hnf[RING_REQ * 2 + RING_RX];
+    const RingStream *tx = &hnf[RING_REQ * 2 + RING_TX];
+    int64_t t0 = 777, t1 = 20000000;
+    RingEventDef mc_reqs;
+
+    make(hnf, 13, 10, RING_TYPE_HNF);
+    g_assert_true(model_ring_node_event(RING_TYPE_HNF, 13, &mc_reqs));
+    g_assert_cmpuint(model_ring_event_count(hnf, &mc_reqs, t0, t1), >, 0);
+    g_assert_cmpuint(model_ring_event_count(hnf, &mc_reqs, t0, t1), ==,
+                     model_ring_flits_matching(tx, 0, 0, ~0ull, ~0ull, t0,
+                                               t1));
+    g_assert_cmpuint(model_ring_flits(tx, t0, t1), ==,
+                     model_ring_flits_with(rx, RING_MISS, t0, t1));
+    for (uint64_t k = 0; k < 64; k++) {
+        RingFlit in, out;
+
+        model_ring_flit(rx, k, &in);
+        model_ring_flit(tx, k, &out);
+        g_assert_cmpint(out.present, ==, !!(in.props & RING_MISS));
+        g_assert_cmpint(out.time, ==, in.time);
+        g_assert_cmpuint(model_ring_ccn504_types[out.peer], ==,
+                         RING_TYPE_SNF);
+        g_assert_cmpuint((out.hdr_l >> 15) & 0x7f, ==, out.peer);
+        g_assert_cmpuint((out.hdr_l >> 8) & 0x7f, ==, 10);
+        g_assert_cmphex(out.hdr_l >> 22, ==, in.hdr_l >> 22);
+    }
 }
 
 /* Flit k is a pure function of (seed, stream, k); other seeds differ */
@@ -219,5 +416,12 @@ int main(int argc, char **argv)
                     test_driver_watchpoints);
     g_test_add_func("/ring-traffic/events-agree", test_events_agree);
     g_test_add_func("/ring-traffic/pure", test_pure);
+    g_test_add_func("/ring-traffic/ring-route", test_ring_route);
+    g_test_add_func("/ring-traffic/ring-route-one-flit",
+                    test_ring_route_one_flit);
+    g_test_add_func("/ring-traffic/empty-xp-through-traffic",
+                    test_empty_xp_through_traffic);
+    g_test_add_func("/ring-traffic/hnf-memory-requests",
+                    test_hnf_memory_requests);
     return g_test_run();
 }

@@ -10,6 +10,22 @@
 
 #define STREAM(vc, dir)     ((vc) * 2 + (dir))
 
+/*
+ * CCN-504-like: eight HN-F (the L3 slices), four RN-F (CPU clusters), two
+ * SN-F (memory controllers), I/O bridges, the MN; XP 9 has no device.
+ */
+const uint8_t model_ring_ccn504_types[RING_NODES] = {
+    [0] = RING_TYPE_RNI_1P + 2, [1] = RING_TYPE_RNI_1P + 2,    /* 3 ports */
+    [2 ... 5] = RING_TYPE_HNF,
+    [6] = RING_TYPE_HNI,
+    [7] = RING_TYPE_SBAS,
+    [8 ... 11] = RING_TYPE_HNF,
+    [12] = RING_TYPE_MN,
+    [13] = RING_TYPE_SBSX,
+    [14 ... 17] = RING_TYPE_RNF,
+    [20 ... 21] = RING_TYPE_SNF,
+};
+
 /* Flits per second of each stream, by the node's role */
 static const uint64_t hnf_rates[RING_NODE_STREAMS] = {
     [STREAM(RING_REQ, RING_RX)] = 2000000,  /* requests to serve */
@@ -26,6 +42,28 @@ static const uint64_t rni_rates[RING_NODE_STREAMS] = {
     [STREAM(RING_RSP, RING_TX)] = 200000,
     [STREAM(RING_DAT, RING_RX)] = 800000,   /* read data */
     [STREAM(RING_DAT, RING_TX)] = 400000,   /* write data */
+};
+
+/*
+ * A CPU cluster: with the RN-Is and the SBAS, what the eight HN-Fs receive
+ * (requests, write data, snoop responses) and send (completions, read
+ * data, snoops) balances on average.
+ */
+static const uint64_t rnf_rates[RING_NODE_STREAMS] = {
+    [STREAM(RING_REQ, RING_TX)] = 3375000,
+    [STREAM(RING_RSP, RING_RX)] = 3375000,  /* completions */
+    [STREAM(RING_RSP, RING_TX)] = 1875000,  /* snoop responses, acks */
+    [STREAM(RING_SNP, RING_RX)] = 1000000,
+    [STREAM(RING_DAT, RING_RX)] = 2500000,  /* read data */
+    [STREAM(RING_DAT, RING_TX)] = 1750000,  /* write data */
+};
+
+/* A memory controller: the memory requests of four HN-Fs on average */
+static const uint64_t snf_rates[RING_NODE_STREAMS] = {
+    [STREAM(RING_REQ, RING_RX)] = 2400000,
+    [STREAM(RING_RSP, RING_TX)] = 600000,   /* write completions */
+    [STREAM(RING_DAT, RING_RX)] = 600000,   /* write data */
+    [STREAM(RING_DAT, RING_TX)] = 1800000,  /* read data */
 };
 
 static const uint64_t hni_rates[RING_NODE_STREAMS] = {
@@ -66,6 +104,10 @@ void model_ring_profile_default(uint8_t type, RingSpec *spec)
         rates = hni_rates;
     } else if (type == RING_TYPE_MN) {
         rates = mn_rates;
+    } else if (type == RING_TYPE_RNF) {
+        rates = rnf_rates;
+    } else if (type == RING_TYPE_SNF) {
+        rates = snf_rates;
     }
     if (rates) {
         memcpy(spec->rate, rates, sizeof(spec->rate));
@@ -89,7 +131,8 @@ static const RingOdds rni_req_tx_odds[] = {
     { RING_REPLAY, 10 }, { 0, 0 },
 };
 static const RingOdds any_odds[] = {
-    { RING_STARVED, 10 }, { RING_RESPIN, 20 }, { 0, 0 },
+    { RING_UPLOAD_STARVED, 10 }, { RING_RESPIN, 20 },
+    { RING_DOWNLOAD_STARVED, 10 }, { 0, 0 },
 };
 
 static const RingOdds *stream_odds(uint8_t type, unsigned vc, unsigned dir)
@@ -119,6 +162,85 @@ static const uint8_t snp_opcodes[] = { 0x01, 0x02, 0x07, 0x09 };
 static const uint8_t dat_opcodes[] = { 0x02, 0x03, 0x04 };  /* CompData ... */
 
 #define HDR_ORDER   (1ull << 15)
+#define HDR_SRC_SHIFT   8
+#define HDR_TGT_SHIFT   15
+#define HDR_ID_MASK     0x7full
+#define HDR_OPCODE_SHIFT 9
+#define HDR_OPCODE_MASK (0x1full << HDR_OPCODE_SHIFT)
+#define OP_READ_NO_SNP      0x04
+#define OP_FIRST_WRITE      0x18
+#define OP_WRITE_NO_SNP_FULL 0x1d
+
+/* Who a node exchanges flits with */
+typedef enum RingRole {
+    ROLE_REQUESTER,         /* RN-F, RN-I, RN-D, SBAS */
+    ROLE_HOME,              /* HN-F */
+    ROLE_CLUSTER,           /* RN-F: what HN-Fs snoop */
+    ROLE_MEMORY,            /* SN-F */
+} RingRole;
+
+static bool has_role(uint8_t type, RingRole role)
+{
+    switch (role) {
+    case ROLE_REQUESTER:
+        return type == RING_TYPE_RNF || is_rni(type) ||
+               type == RING_TYPE_SBAS;
+    case ROLE_HOME:
+        return type == RING_TYPE_HNF;
+    case ROLE_CLUSTER:
+        return type == RING_TYPE_RNF;
+    default:
+        return type == RING_TYPE_SNF;
+    }
+}
+
+/* The peers of a node's stream: requesters talk to homes, and so on */
+static RingRole peer_role(uint8_t type, unsigned vc, unsigned dir)
+{
+    if (has_role(type, ROLE_REQUESTER) || type == RING_TYPE_SNF) {
+        return ROLE_HOME;
+    }
+    if (type == RING_TYPE_HNF && dir == RING_TX && vc == RING_REQ) {
+        return ROLE_MEMORY;
+    }
+    if (type == RING_TYPE_HNF && dir == RING_TX && vc == RING_SNP) {
+        return ROLE_CLUSTER;
+    }
+    return ROLE_REQUESTER;
+}
+
+/* Node @pick (mod their number) of those with @role; @self if none */
+static uint8_t pick_node(RingRole role, uint64_t pick, uint8_t self)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < RING_NODES; i++) {
+        n += has_role(model_ring_ccn504_types[i], role);
+    }
+    if (!n) {
+        return self;
+    }
+    pick %= n;
+    for (unsigned i = 0; i < RING_NODES; i++) {
+        if (has_role(model_ring_ccn504_types[i], role) && !pick--) {
+            return i;
+        }
+    }
+    return self;
+}
+
+/* Set @hdr_l's SrcID and TgtID */
+static uint64_t hdr_ids(uint64_t hdr_l, uint8_t src, uint8_t tgt)
+{
+    hdr_l &= ~(HDR_ID_MASK << HDR_SRC_SHIFT | HDR_ID_MASK << HDR_TGT_SHIFT);
+    return hdr_l | (uint64_t)src << HDR_SRC_SHIFT |
+           (uint64_t)tgt << HDR_TGT_SHIFT;
+}
+
+static uint8_t extract_opcode(uint64_t hdr_h)
+{
+    return (hdr_h & HDR_OPCODE_MASK) >> HDR_OPCODE_SHIFT;
+}
 
 static void draw_flit(RingStream *s, uint64_t key, unsigned i)
 {
@@ -148,12 +270,15 @@ static void draw_flit(RingStream *s, uint64_t key, unsigned i)
         nops = sizeof(dat_opcodes);
         break;
     }
-    /* low: TxnID 7:0, SrcID 14:8, TgtID 21:15, address 47:6 at 62:22 */
-    s->hdr_l[i] = (r & 0xff) | (uint64_t)(s->dir == RING_TX ? s->node :
-                                          (r >> 8) & 0x7f) << 8 |
-                  (uint64_t)(s->dir == RING_RX ? s->node :
-                             (r >> 16) & 0x7f) << 15 |
-                  (r2 & 0x1ffffffffffull) << 22;
+    /*
+     * low: TxnID 7:0, SrcID 14:8, TgtID 21:15, address 47:6 at 62:22; the
+     * peer picked by the address, as homes interleave it
+     */
+    s->peer[i] = pick_node(peer_role(s->type, s->vc, s->dir), r2 >> 44,
+                           s->node);
+    s->hdr_l[i] = hdr_ids((r & 0xff) | (r2 & 0x1ffffffffffull) << 22,
+                          s->dir == RING_TX ? s->node : s->peer[i],
+                          s->dir == RING_RX ? s->node : s->peer[i]);
     /* high: size 2:0, QoS 8:5, opcode 13:9, order 15 (one request in 4) */
     s->hdr_h[i] = ((r >> 24) & 0x7) | ((r >> 28) & 0xf) << 5 |
                   (uint64_t)ops[(r >> 32) % nops] << 9 |
@@ -175,6 +300,29 @@ static void draw_flit(RingStream *s, uint64_t key, unsigned i)
     s->props[i] = props;
 }
 
+/*
+ * An HN-F's requests to memory (@tx): each request it receives (@rx) that
+ * misses goes on to an SN-F then, as a read or a write of the same line;
+ * so they are what hnf_mc_reqs counts. Their ring properties stay @tx's.
+ */
+static void hnf_memory_requests(RingStream *tx, const RingStream *rx)
+{
+    tx->flow = rx->flow;
+    tx->present = 0;
+    for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
+        uint8_t op = extract_opcode(rx->hdr_h[i]) >= OP_FIRST_WRITE ?
+                     OP_WRITE_NO_SNP_FULL : OP_READ_NO_SNP;
+
+        if (rx->props[i] & RING_MISS) {
+            tx->present |= 1u << i;
+        }
+        tx->peer[i] = pick_node(ROLE_MEMORY, rx->hdr_l[i] >> 22, tx->node);
+        tx->hdr_l[i] = hdr_ids(rx->hdr_l[i], tx->node, tx->peer[i]);
+        tx->hdr_h[i] = (rx->hdr_h[i] & ~HDR_OPCODE_MASK) |
+                       (uint64_t)op << HDR_OPCODE_SHIFT;
+    }
+}
+
 void model_ring_node_streams(RingStream *out, uint64_t seed,
                              const RingSpec *spec, uint8_t node, uint8_t type,
                              int64_t epoch_t)
@@ -193,10 +341,15 @@ void model_ring_node_streams(RingStream *out, uint64_t seed,
             s->dir = dir;
             model_traffic_flow_init(&s->flow, key, spec->rate[STREAM(vc, dir)],
                                     epoch_t, 1, 1);
+            s->present = (1u << TRAFFIC_PATTERN) - 1;
             for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
                 draw_flit(s, key, i);
             }
         }
+    }
+    if (type == RING_TYPE_HNF) {
+        hnf_memory_requests(&out[STREAM(RING_REQ, RING_TX)],
+                            &out[STREAM(RING_REQ, RING_RX)]);
     }
 }
 
@@ -220,13 +373,23 @@ static uint64_t count_positions(const bool match[TRAFFIC_PATTERN],
            (k0 / TRAFFIC_PATTERN * per_pattern + before[k0 % TRAFFIC_PATTERN]);
 }
 
+static bool is_present(const RingStream *s, unsigned i)
+{
+    return s->present & (1u << i);
+}
+
+uint64_t model_ring_flits(const RingStream *s, int64_t t0, int64_t t1)
+{
+    return model_ring_flits_with(s, 0, t0, t1);
+}
+
 uint64_t model_ring_flits_with(const RingStream *s, uint32_t props, int64_t t0,
                                int64_t t1)
 {
     bool match[TRAFFIC_PATTERN];
 
     for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
-        match[i] = (s->props[i] & props) == props;
+        match[i] = is_present(s, i) && (s->props[i] & props) == props;
     }
     return count_positions(match, model_traffic_count_before(&s->flow, t0),
                            model_traffic_count_before(&s->flow, t1));
@@ -239,7 +402,8 @@ uint64_t model_ring_flits_matching(const RingStream *s, uint64_t cmp_l,
     bool match[TRAFFIC_PATTERN];
 
     for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
-        match[i] = !((s->hdr_l[i] ^ cmp_l) & ~mask_l) &&
+        match[i] = is_present(s, i) &&
+                   !((s->hdr_l[i] ^ cmp_l) & ~mask_l) &&
                    !((s->hdr_h[i] ^ cmp_h) & ~mask_h);
     }
     return count_positions(match, model_traffic_count_before(&s->flow, t0),
@@ -248,6 +412,8 @@ uint64_t model_ring_flits_matching(const RingStream *s, uint64_t cmp_l,
 
 void model_ring_flit(const RingStream *s, uint64_t k, RingFlit *f)
 {
+    f->present = is_present(s, k % TRAFFIC_PATTERN);
+    f->peer = s->peer[k % TRAFFIC_PATTERN];
     f->time = model_traffic_time(&s->flow, k);
     f->hdr_l = s->hdr_l[k % TRAFFIC_PATTERN];
     f->hdr_h = s->hdr_h[k % TRAFFIC_PATTERN];
@@ -305,22 +471,76 @@ bool model_ring_node_event(uint8_t type, uint8_t event, RingEventDef *def)
     return false;
 }
 
-bool model_ring_xp_event(uint8_t event, uint8_t vc, RingEventDef *def)
+bool model_ring_xp_event(uint8_t event, uint8_t vc, uint8_t bus,
+                         RingXpEventDef *def)
 {
-    static const RingEventDef xp_events[] = {
-        { 0, TX, RING_STARVED },        /* upload_starvation */
-        { 0, RX, RING_STARVED },        /* download_starvation */
-        { 0, RX | TX, RING_RESPIN },    /* respin */
-        { 0, RX | TX, 0 },              /* valid_flit */
+    static const RingXpEventDef xp_events[] = {
+        /* upload_starvation: counted by the XP the flit enters at */
+        { .site = RING_AT_SOURCE, .props = RING_UPLOAD_STARVED },
+        /* download_starvation: by the XP it leaves at */
+        { .site = RING_AT_TARGET, .props = RING_DOWNLOAD_STARVED },
+        /* respin: by the XP that could not take it in */
+        { .site = RING_AT_TARGET, .props = RING_RESPIN },
+        /* valid_flit: by each XP it passes */
+        { .site = RING_AT_EVERY_XP },
     };
 
     if (event < 1 || event > sizeof(xp_events) / sizeof(xp_events[0]) ||
-        vc >= RING_VCS) {
+        vc >= RING_VCS || bus > 1) {
         return false;
     }
     *def = xp_events[event - 1];
     def->vc = vc;
+    def->bus = bus;
     return true;
+}
+
+bool model_ring_route(uint8_t from, uint8_t to, uint8_t *bus, unsigned *hops)
+{
+    unsigned up = (to + RING_XPS - from) % RING_XPS;
+
+    if (!up) {
+        return false;
+    }
+    *bus = up > RING_XPS / 2;
+    *hops = *bus ? RING_XPS - up : up;
+    return true;
+}
+
+uint64_t model_ring_xp_count(const RingStream *s, uint8_t xp,
+                             const RingXpEventDef *def, int64_t t0,
+                             int64_t t1)
+{
+    uint8_t from = s->node / 2;
+    bool match[TRAFFIC_PATTERN];
+
+    if (s->dir != RING_TX || s->vc != def->vc) {
+        return 0;
+    }
+    for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
+        uint8_t to = s->peer[i] / 2, bus;
+        unsigned hops, along;
+
+        match[i] = false;
+        if (!is_present(s, i) || (s->props[i] & def->props) != def->props ||
+            !model_ring_route(from, to, &bus, &hops) || bus != def->bus) {
+            continue;
+        }
+        /* how far along the bus @xp is from the sender's XP */
+        along = (bus ? from + RING_XPS - xp : xp + RING_XPS - from) % RING_XPS;
+        switch (def->site) {
+        case RING_AT_SOURCE:
+            match[i] = along == 0;
+            break;
+        case RING_AT_TARGET:
+            match[i] = along == hops;
+            break;
+        default:
+            match[i] = along <= hops;
+        }
+    }
+    return count_positions(match, model_traffic_count_before(&s->flow, t0),
+                           model_traffic_count_before(&s->flow, t1));
 }
 
 uint64_t model_ring_event_count(const RingStream *streams,

@@ -13,8 +13,19 @@
  * and flit k is a pure function of (seed, stream, k).
  *
  * The node events the CCN PMU counts are defined here on these streams
- * (model_ring_node_event()): a node's events and its XP's flit counts agree by
- * construction.
+ * (model_ring_node_event()): a node's events and its port's flit counts
+ * agree by construction.
+ *
+ * The ring: the XPs form a ring of two buses, bus 0 carrying flits from
+ * each XP to the next one up (XP 10 to XP 0), bus 1 the other way. Every
+ * flit a node sends (its RING_TX streams) goes to a peer node (the TgtID
+ * of its header): it enters the ring at the sender's XP, takes the shorter
+ * way round to the peer's XP (11 XPs: there is always a shorter one) and is
+ * seen by every XP on that way, both ends included; a flit between the two
+ * ports of one XP never enters the ring. A node's received streams are
+ * what its port delivers, drawn on their own at rates that balance what
+ * the senders send it on average. An HN-F's requests to memory are its
+ * missed requests, sent on to an SN-F at the moment they arrive.
  *
  * Plain C with no QEMU headers: the host unit tests and benchmarks use it.
  *
@@ -38,6 +49,20 @@
 #define RING_TYPE_SBAS      0x10
 #define RING_TYPE_RNI_1P    0x14    /* RN-I and RN-D, 1 to 3 ports: alike */
 #define RING_TYPE_RND_3P    0x1a
+/*
+ * Nodes on device ports with no region of their own in the CCN, so no ID
+ * register and no type the driver knows: the fully coherent requesters
+ * (CPU clusters) and the memory controllers. Codes past the 5-bit type
+ * field, for the model only.
+ */
+#define RING_TYPE_RNF       0x20
+#define RING_TYPE_SNF       0x21
+
+#define RING_XPS            11
+#define RING_NODES          (2 * RING_XPS)  /* node n: XP n / 2, port n % 2 */
+
+/* The CCN-504 modelled: the type of the node on each port, 0 if none */
+extern const uint8_t model_ring_ccn504_types[RING_NODES];
 
 typedef enum RingVc {
     RING_REQ,
@@ -70,8 +95,10 @@ typedef enum RingDir {
 #define RING_RRT_FULL       (1u << 12)  /* RN-I: read tracker was full */
 #define RING_WRT_FULL       (1u << 13)  /* RN-I: write tracker was full */
 #define RING_REPLAY         (1u << 14)  /* RN-I: request replayed */
-#define RING_STARVED        (1u << 15)  /* XP: upload/download starvation */
-#define RING_RESPIN         (1u << 16)  /* XP: flit respun on the ring */
+#define RING_UPLOAD_STARVED (1u << 15)  /* XP: long wait to enter the ring */
+#define RING_RESPIN         (1u << 16)  /* XP: its target could not take it */
+#define RING_DOWNLOAD_STARVED (1u << 17) /* XP: long wait to leave the ring */
+#define RING_PROPS          18          /* how many: bits 0-17 */
 
 typedef struct RingStream {
     TrafficFlow flow;       /* flits; lengths in data beats */
@@ -79,7 +106,14 @@ typedef struct RingStream {
     uint8_t type;           /* the node's type */
     uint8_t vc;             /* RingVc */
     uint8_t dir;            /* RingDir */
-    /* Per pattern position: flit header as watchpoints see it, properties */
+    /*
+     * Bit i: pattern position i carries a flit (all of them, but in an
+     * HN-F's memory requests: its missed requests)
+     */
+    uint16_t present;
+    /* Per pattern position: the node at the other end (TgtID or SrcID) */
+    uint8_t peer[TRAFFIC_PATTERN];
+    /* ... the flit header as watchpoints see it, properties */
     uint64_t hdr_l[TRAFFIC_PATTERN];    /* 63 bits */
     uint64_t hdr_h[TRAFFIC_PATTERN];    /* 60 bits; opcode at 13:9 */
     uint32_t props[TRAFFIC_PATTERN];
@@ -95,19 +129,15 @@ void model_ring_profile_default(uint8_t type, RingSpec *spec);
 
 /*
  * The RING_NODE_STREAMS streams of node @node of @type, from @epoch_t ns on,
- * into @out, in the order vc * 2 + dir.
+ * into @out, in the order vc * 2 + dir. An HN-F's REQ TX stream is its
+ * missed requests (@spec's rate for it does not apply).
  */
 void model_ring_node_streams(RingStream *out, uint64_t seed,
                              const RingSpec *spec, uint8_t node, uint8_t type,
                              int64_t epoch_t);
 
 /* Flits of @s in [t0, t1) */
-static inline uint64_t model_ring_flits(const RingStream *s, int64_t t0,
-                                        int64_t t1)
-{
-    return model_traffic_count_before(&s->flow, t1) -
-           model_traffic_count_before(&s->flow, t0);
-}
+uint64_t model_ring_flits(const RingStream *s, int64_t t0, int64_t t1);
 
 /* Flits of @s in [t0, t1) with all properties @props */
 uint64_t model_ring_flits_with(const RingStream *s, uint32_t props, int64_t t0,
@@ -122,6 +152,8 @@ uint64_t model_ring_flits_matching(const RingStream *s, uint64_t cmp_l,
                                    uint64_t mask_h, int64_t t0, int64_t t1);
 
 typedef struct RingFlit {
+    bool present;           /* false: slot k of the flow is not this stream's */
+    uint8_t peer;
     int64_t time;           /* ns */
     uint64_t hdr_l;
     uint64_t hdr_h;
@@ -144,11 +176,42 @@ typedef struct RingEventDef {
  */
 bool model_ring_node_event(uint8_t type, uint8_t event, RingEventDef *def);
 
+/* Where on its way an XP event counts a flit */
+typedef enum RingXpSite {
+    RING_AT_EVERY_XP,       /* every XP it passes, both ends included */
+    RING_AT_SOURCE,         /* the XP where it enters the ring */
+    RING_AT_TARGET,         /* the XP where it leaves the ring */
+} RingXpSite;
+
+/* What an XP event counts: the ring's flits of one channel and bus */
+typedef struct RingXpEventDef {
+    uint8_t vc;
+    uint8_t bus;            /* 0: towards higher XP numbers, 1: lower */
+    uint8_t site;           /* RingXpSite */
+    uint32_t props;         /* the flits with all of these */
+} RingXpEventDef;
+
 /*
- * The definition of XP event @event (1-based) on virtual channel @vc, over
- * the streams of the node on the chosen device port (the CCN's "bus").
+ * The definition of XP event @event (1-based) on virtual channel @vc and
+ * ring bus @bus (the driver's "bus": the ring has one each way).
  */
-bool model_ring_xp_event(uint8_t event, uint8_t vc, RingEventDef *def);
+bool model_ring_xp_event(uint8_t event, uint8_t vc, uint8_t bus,
+                         RingXpEventDef *def);
+
+/*
+ * The way from XP @from to XP @to, the shorter way round: its bus and its
+ * hops; false when they are one XP (no way on the ring).
+ */
+bool model_ring_route(uint8_t from, uint8_t to, uint8_t *bus,
+                      unsigned *hops);
+
+/*
+ * Flits of @s in [t0, t1) that XP event @def of XP @xp counts: none unless
+ * @s is a stream the node sends on @def's channel.
+ */
+uint64_t model_ring_xp_count(const RingStream *s, uint8_t xp,
+                             const RingXpEventDef *def, int64_t t0,
+                             int64_t t1);
 
 /* Flits of a node's @streams in [t0, t1) that event @def counts */
 uint64_t model_ring_event_count(const RingStream *streams,
