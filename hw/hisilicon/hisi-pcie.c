@@ -115,7 +115,6 @@ uint32_t hisi_pcie_port_bit(PCIDevice *port)
 
 typedef struct EndpointWalk {
     uint16_t port_min, port_max;    /* root ports to walk below */
-    uint16_t ep_min, ep_max;        /* endpoints to report */
     PCIDevice *port;
     HisiPcieEndpointFn *fn;
     void *opaque;
@@ -124,12 +123,11 @@ typedef struct EndpointWalk {
 static void walk_below_port(PCIBus *bus, PCIDevice *d, void *opaque)
 {
     EndpointWalk *w = opaque;
-    uint16_t bdf = pci_get_bdf(d);
 
     if (IS_PCI_BRIDGE(d)) {
         pci_for_each_device_under_bus(pci_bridge_get_sec_bus(PCI_BRIDGE(d)),
                                       walk_below_port, w);
-    } else if (bdf >= w->ep_min && bdf <= w->ep_max) {
+    } else {
         w->fn(d, w->port, w->opaque);
     }
 }
@@ -152,22 +150,42 @@ void hisi_pcie_foreach_endpoint(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque)
 {
     EndpointWalk w = {
-        .port_min = min, .port_max = max, .ep_min = 0, .ep_max = UINT16_MAX,
-        .fn = fn, .opaque = opaque,
+        .port_min = min, .port_max = max, .fn = fn, .opaque = opaque,
     };
 
     pci_for_each_device_under_bus(pci_get_bus(pdev), walk_root_bus, &w);
 }
 
+typedef struct FunctionWalk {
+    uint16_t min, max;
+    PCIDevice *port;                /* the bridge on the root bus above */
+    HisiPcieEndpointFn *fn;
+    void *opaque;
+} FunctionWalk;
+
+static void walk_functions(PCIBus *bus, PCIDevice *d, void *opaque)
+{
+    FunctionWalk *w = opaque;
+    uint16_t bdf = pci_get_bdf(d);
+    PCIDevice *port = w->port;
+
+    if (bdf >= w->min && bdf <= w->max) {
+        w->fn(d, port, w->opaque);
+    }
+    if (IS_PCI_BRIDGE(d)) {
+        w->port = port ? port : d;
+        pci_for_each_device_under_bus(pci_bridge_get_sec_bus(PCI_BRIDGE(d)),
+                                      walk_functions, w);
+        w->port = port;
+    }
+}
+
 void hisi_pcie_foreach_function(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque)
 {
-    EndpointWalk w = {
-        .port_min = 0, .port_max = UINT16_MAX, .ep_min = min, .ep_max = max,
-        .fn = fn, .opaque = opaque,
-    };
+    FunctionWalk w = { .min = min, .max = max, .fn = fn, .opaque = opaque };
 
-    pci_for_each_device_under_bus(pci_get_bus(pdev), walk_root_bus, &w);
+    pci_for_each_device_under_bus(pci_get_bus(pdev), walk_functions, &w);
 }
 
 void hisi_pcie_mmio_window(PCIDevice *ep, uint64_t *base, uint32_t *size)

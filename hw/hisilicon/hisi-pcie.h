@@ -56,8 +56,11 @@ void hisi_pcie_foreach_endpoint(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque);
 
 /*
- * Call @fn for every endpoint below a root port on @pdev's bus whose own
- * BDF is in [min, max], with its root port, as the topology stands now.
+ * Call @fn for every PCI function in @pdev's hierarchy whose BDF is in
+ * [min, max], wherever it sits: on the root bus (an RCiEP, or a root port
+ * itself; @port NULL) or below a bridge of the root bus (@port that
+ * bridge), as the topology stands now. These are the functions a driver
+ * finds by BDF in the domain (pci_get_domain_bus_and_slot()).
  */
 void hisi_pcie_foreach_function(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque);

@@ -39,7 +39,8 @@ REG32(EVENT_CTRL_LOW, 0x00)
     FIELD(EVENT_CTRL_LOW, FILTER_MODE, 24, 8)
 REG32(EVENT_CTRL_HIGH, 0x04)         /* the filter's condition, by mode */
     FIELD(EVENT_CTRL_HIGH, TC, 0, 3)        /* port-tc mode */
-    FIELD(EVENT_CTRL_HIGH, PORT, 3, 3)      /* port-tc mode */
+    /* port-tc mode: the driver's port, config1 bits 0-3 (0..15), << 3 */
+    FIELD(EVENT_CTRL_HIGH, PORT, 3, 4)
     FIELD(EVENT_CTRL_HIGH, FUNC, 0, 8)      /* func, func-queue: devfn */
 REG32(EVENT_INTR_STATUS, 0x08)
     FIELD(EVENT_INTR_STATUS, OVERFLOW, 1, 1)

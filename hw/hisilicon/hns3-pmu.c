@@ -13,11 +13,13 @@
  *
  * The NIC: QEMU has no HNS3 NIC, so the PCI functions in [bdf-min,
  * bdf-max] stand for its functions, function f on MAC port f % ports, each
- * with @queues queues. Their traffic comes from the hisi-traffic object
- * (model/nic-traffic.c); counts are O(1) sums (model/hns3-pmu.c) computed
- * when the guest reads a counter or something changes. Cycles count at
- * "clock-freq" Hz of virtual time. No timer runs but one armed when an
- * unmasked counter is due to overflow.
+ * with @queues queues: every function the driver's filters accept there
+ * (any that exists, hns3_pmu_valid_bdf()), on the root bus as RCiEPs like
+ * the NIC's functions on hardware, or below a root port. Their traffic
+ * comes from the hisi-traffic object (model/nic-traffic.c); counts are
+ * O(1) sums (model/hns3-pmu.c) computed when the guest reads a counter or
+ * something changes. Cycles count at "clock-freq" Hz of virtual time. No
+ * timer runs but one armed when an unmasked counter is due to overflow.
  *
  * Not modelled: the func-intr filter's interrupt number (the driver never
  * selects it); the NIC's own registers.
@@ -46,6 +48,12 @@ OBJECT_DECLARE_SIMPLE_TYPE(Hns3PmuState, HNS3_PMU)
 
 #define PMU_MAX_QUEUES      256
 #define PMU_MAX_STREAMS     (2 * PMU_MAX_QUEUES + 2)
+
+/*
+ * The root port traffic rules (port=) see for a function on the root bus:
+ * the host bridge's BDF, 00:00.0, which no root port has.
+ */
+#define PMU_ROOT_BUS_PORT   0
 
 /* An event slot's registers; its counts are in the engine's slot */
 typedef struct Hns3PmuSlot {
@@ -120,7 +128,8 @@ static void pmu_walk_function(PCIDevice *func, PCIDevice *port, void *opaque)
     Hns3PmuState *s = w->s;
     uint32_t n = hisi_traffic_nic_streams(s->pmu.traffic, s->streams,
                                           pci_get_bdf(func),
-                                          port ? pci_get_bdf(port) : 0,
+                                          port ? pci_get_bdf(port) :
+                                          PMU_ROOT_BUS_PORT,
                                           PCI_FUNC(func->devfn) % s->ports,
                                           s->queues, s->tcs);
 

@@ -7,8 +7,12 @@
 # qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
 # qemu: -device pci-testdev,bus=rp0,addr=0.0,multifunction=on
 # qemu: -device pci-testdev,bus=rp0,addr=0.1
+# qemu: -device hns3-pmu,bus=pcie.0,addr=0xb,sicl-id=6,id=pmu1,traffic=t0,bdf-min=0x0030,bdf-max=0x0037
+# qemu: -device pci-testdev,bus=pcie.0,addr=0x6
 # The PMU is at 00:0a.0; root port 00:10.0 -> 01:00.0 and 01:00.1, the
-# NIC's two functions, on MAC ports 0 and 1, 4 queues each on 4 TCs. The
+# NIC's two functions, on MAC ports 0 and 1 (of 4), 4 queues each on 4 TCs.
+# A second PMU (sicl 6, at 00:0b.0) covers 00:06.0-00:06.7 on the root bus,
+# where 00:06.0 is its NIC's one function, an RCiEP as on hardware. The
 # rules: every queue receives 100000 packets/s of 1000 bytes; the rest is the
 # default profile (transmit 100000/s per queue, an interrupt per 16
 # packets, receive latency 1500 ns). Cycles count at 100 MHz.
@@ -50,6 +54,13 @@ ktap_check function-filter rate pps_ssu_rpu_packet_num pps_ssu_rpu_time bdf=0x10
 ktap_check function-queue-filter rate pps_ssu_rpu_packet_num pps_ssu_rpu_time bdf=0x101,queue=3 100000
 # 01:00.1 sends on MAC port 1; its queue 2 is on TC 2
 ktap_check port-tc-filter rate pps_ssu_egu_packet_num pps_ssu_egu_time port=1,tc=2 100000
+# port 9 is a port the NIC does not have (ports=4), not port 1: nothing
+absent_port() {
+	set -- $(pair pps_ssu_egu_packet_num pps_ssu_egu_time port=9,tc=2)
+	echo "$1 packets over $2 cycles"
+	[ "$1" = 0 ] && [ "$2" -gt 0 ]
+}
+ktap_check port-tc-absent-port-counts-nothing absent_port
 # an interrupt per 16 packets of each queue, both directions
 ktap_check interrupt-rate rate pps_intr_msix_nic_intr_num pps_intr_msix_nic_time global=1 100000
 
@@ -61,6 +72,16 @@ latency() {
 		'BEGIN { v = c / n * 1e9 / clk; print v " ns"; exit !(n > 0 && v > 375 * 0.99 && v < 375 * 1.01) }'
 }
 ktap_check receive-latency-375ns latency
+
+# The RCiEP 00:06.0 on the root bus is the sicl 6 NIC's function: 4 queues
+# x 100000 packets/s, globally and in its function filter.
+root_bus_rate() (
+	NAME=hns3_pmu_sicl_6
+	rate "$@"
+)
+ktap_check root-bus-range test "$(cat /sys/bus/event_source/devices/hns3_pmu_sicl_6/bdf_min) $(cat /sys/bus/event_source/devices/hns3_pmu_sicl_6/bdf_max)" = "00:06.0 00:06.7"
+ktap_check root-bus-function-global root_bus_rate pps_ssu_rpu_packet_num pps_ssu_rpu_time global=1 400000
+ktap_check root-bus-function-filter root_bus_rate pps_ssu_rpu_packet_num pps_ssu_rpu_time bdf=0x30,queue=0xffff 400000
 
 # The driver refuses what the hardware cannot do.
 invalid_filters() {

@@ -19,6 +19,11 @@
 #define PMU_DEVFN           QPCI_DEVFN(0xa, 0)
 #define EDU_DEVFN           0x00        /* 01:00.0: function 0, port 0 */
 #define OTHER_DEVFN         0x01
+#define RCIEP_DEVFN         QPCI_DEVFN(3, 0)    /* 00:03.0: an RCiEP */
+#define RP_DEVFN            QPCI_DEVFN(0x10, 0) /* 00:10.0: root port rp0 */
+
+/* The ports the driver can name in a filter: config1 bits 0-3 */
+#define DRIVER_PORTS        16
 
 /*
  * What the driver's ABI defines, not the register map: its events (type
@@ -78,12 +83,17 @@ static uint32_t pmu_event(uint16_t event, unsigned mode)
     return ctrl;
 }
 
-/* EVENT_CTRL_HIGH in port-tc mode */
+/*
+ * EVENT_CTRL_HIGH in port-tc mode, as the driver writes it
+ * (FILTER_CONDITION_PORT_TC): its port is config1 bits 0-3, 0..15
+ */
 static uint32_t pmu_port_tc(unsigned port, unsigned tc)
 {
-    uint32_t cond = FIELD_DP32(0, EVENT_CTRL_HIGH, PORT, port);
+    uint32_t cond = port << 3 | (tc & 7);
 
-    return FIELD_DP32(cond, EVENT_CTRL_HIGH, TC, tc);
+    g_assert_cmpuint(FIELD_EX32(cond, EVENT_CTRL_HIGH, PORT), ==, port);
+    g_assert_cmpuint(FIELD_EX32(cond, EVENT_CTRL_HIGH, TC), ==, tc);
+    return cond;
 }
 
 /* EVENT_CTRL_HIGH in func and func-queue mode */
@@ -261,6 +271,30 @@ static void test_filter_port_tc(void)
     hisi_fini(&p);
 }
 
+/*
+ * Ports the NIC does not have (ports=4: 4..15) count nothing; none is
+ * another port (port 8 is not port 0, though 8 << 3 has bits 3-5 clear).
+ */
+static void test_filter_port_tc_absent_ports(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, ",ports=4", NULL);
+    for (unsigned port = 1; port < DRIVER_PORTS; port++) {
+        pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_PORT_TC),
+                  pmu_port_tc(port, 1), 1000000, &cnt, &ext);
+        if (cnt) {
+            g_test_message("port %u", port);
+        }
+        g_assert_cmpuint(cnt, ==, 0);
+    }
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_PORT_TC), pmu_port_tc(0, 1),
+              1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000);
+    hisi_fini(&p);
+}
+
 static void test_filter_func(void)
 {
     uint64_t cnt, ext;
@@ -310,6 +344,51 @@ static void test_filter_func_queue(void)
     pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_FUNC_QUEUE),
               pmu_func(EDU_DEVFN), 1000000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 1000);
+    hisi_fini(&p);
+}
+
+/*
+ * A function on the root bus in [bdf-min, bdf-max] is one of the NIC's, as
+ * the NIC's RCiEPs are on hardware: it counts globally and in the function
+ * filter and has its queues. The edu below the root port (bus 1) and the
+ * root-bus edu at 00:04.0 are outside the range.
+ */
+static void test_root_bus_function(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, ",bdf-min=0x0018,bdf-max=0x001f",
+             "-device", "edu,bus=pcie.0,addr=0x3",
+             "-device", "edu,bus=pcie.0,addr=0x4", NULL);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_GLOBAL), 0, 1000000, &cnt,
+              &ext);
+    g_assert_cmpuint(cnt, ==, 2000);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_FUNC), pmu_func(RCIEP_DEVFN),
+              1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 2000);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
+            pmu_qid_para(RCIEP_DEVFN, 1));
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0),
+            R_EVENT_QID_CTRL_REQ_MASK);
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0)), ==,
+                    R_EVENT_QID_CTRL_DONE_MASK);
+    hisi_fini(&p);
+}
+
+/*
+ * The driver's function filter takes any function that exists in range, a
+ * root port too (hns3_pmu_valid_bdf()): it counts as one of the NIC's.
+ */
+static void test_root_port_in_range_function(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, ",bdf-min=0x0080,bdf-max=0x0087", NULL);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_FUNC), pmu_func(RP_DEVFN),
+              1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 2000);
     hisi_fini(&p);
 }
 
@@ -583,7 +662,12 @@ int main(int argc, char **argv)
                    test_no_count_without_event_enable);
     qtest_add_func("/hns3-pmu/filter-port", test_filter_port);
     qtest_add_func("/hns3-pmu/filter-port-tc", test_filter_port_tc);
+    qtest_add_func("/hns3-pmu/filter-port-tc-absent-ports",
+                   test_filter_port_tc_absent_ports);
     qtest_add_func("/hns3-pmu/filter-func", test_filter_func);
+    qtest_add_func("/hns3-pmu/root-bus-function", test_root_bus_function);
+    qtest_add_func("/hns3-pmu/root-port-in-range-function",
+                   test_root_port_in_range_function);
     qtest_add_func("/hns3-pmu/qid-check", test_qid_check);
     qtest_add_func("/hns3-pmu/filter-func-queue", test_filter_func_queue);
     qtest_add_func("/hns3-pmu/mode-not-taken", test_mode_not_taken);

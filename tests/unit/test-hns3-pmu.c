@@ -46,6 +46,9 @@ static void test_unknown_codes(void)
     }
 }
 
+/* The ports a filter can name: the driver's port is config1 bits 0-3 */
+#define DRIVER_PORTS 16
+
 #define FUNCS   2
 #define QUEUES  4
 #define PER_FUNC (2 * QUEUES + 2)
@@ -86,8 +89,10 @@ static uint64_t units(uint16_t code, Hns3PmuFilter f, const NicStream *s,
 }
 
 /*
- * What event @code counts in @mode over every condition of that mode:
- * each port, each port and TC, each function, each queue of each function.
+ * What event @code counts in @mode over every condition of that mode the
+ * driver can write: each port, each port and TC (ports 0..15 as the driver
+ * encodes them, port << 3 | tc), each function, each queue of each
+ * function.
  * These split the NIC's queues, so in a mode the event supports they add
  * up to the global count of its queue traffic.
  */
@@ -105,7 +110,7 @@ static uint64_t units_over_mode(uint16_t code, uint8_t mode,
             }
             break;
         case HNS3_PMU_MODE_PORT_TC:
-            if (c < NIC_MAX_PORTS * NIC_MAX_TCS) {
+            if (c < DRIVER_PORTS * NIC_MAX_TCS) {
                 n += units(code, (Hns3PmuFilter){ mode, c, 0 }, s, 0, T1);
             }
             break;
@@ -279,6 +284,37 @@ static void test_filters(void)
                      FUNCS * QUEUES * (rx / 16 + 100000 / 10 / 16));
 }
 
+/* The port-tc condition as the driver writes it (FILTER_CONDITION_PORT_TC) */
+static Hns3PmuFilter port_tc(unsigned port, unsigned tc)
+{
+    return (Hns3PmuFilter){ HNS3_PMU_MODE_PORT_TC, port << 3 | (tc & 7), 0 };
+}
+
+/*
+ * Port-tc mode takes the driver's four port bits: port 9 is not port 1
+ * (9 << 3 has bit 6 set), and a port no function sends on counts nothing.
+ * The functions are on ports 1 and 2.
+ */
+static void test_port_tc_port_width(void)
+{
+    NicStream s[FUNCS * PER_FUNC];
+    uint64_t rx = 150000 / 10;  /* RX packets per queue in 0.1 s */
+
+    make(s);
+    g_assert_cmpuint(units(0x0102, port_tc(1, 1), s, 0, T1), ==,
+                     QUEUES / 2 * rx);
+    g_assert_cmpuint(units(0x0102, port_tc(2, 0), s, 0, T1), ==,
+                     QUEUES / 2 * rx);
+    for (unsigned port = 0; port < DRIVER_PORTS; port++) {
+        for (unsigned tc = 0; tc < NIC_MAX_TCS; tc++) {
+            if (port != 1 && port != 2) {
+                g_assert_cmpuint(units(0x0102, port_tc(port, tc), s, 0, T1),
+                                 ==, 0);
+            }
+        }
+    }
+}
+
 /* Bytes, descriptors and delays against the packets themselves */
 static void test_sums(void)
 {
@@ -315,6 +351,7 @@ int main(int argc, char **argv)
     g_test_add_func("/hns3-pmu/filter-modes", test_filter_modes);
     g_test_add_func("/hns3-pmu/stages-agree", test_stages_agree);
     g_test_add_func("/hns3-pmu/filters", test_filters);
+    g_test_add_func("/hns3-pmu/port-tc-port-width", test_port_tc_port_width);
     g_test_add_func("/hns3-pmu/sums", test_sums);
     return g_test_run();
 }

@@ -127,7 +127,8 @@ bool model_hns3_pmu_stream_matches(const Hns3PmuEvent *ev,
     case HNS3_PMU_MODE_PORT:
         return (f->cond >> s->port) & 1;
     case HNS3_PMU_MODE_PORT_TC:
-        return s->port == ((f->cond >> 3) & 7) && s->tc == (f->cond & 7);
+        return s->port == HNS3_PMU_PORT_TC_PORT(f->cond) &&
+               s->tc == HNS3_PMU_PORT_TC_TC(f->cond);
     case HNS3_PMU_MODE_FUNC:
     case HNS3_PMU_MODE_FUNC_INTR:
         return devfn;

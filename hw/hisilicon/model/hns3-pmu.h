@@ -35,12 +35,20 @@
 typedef enum Hns3PmuMode {
     HNS3_PMU_MODE_GLOBAL,
     HNS3_PMU_MODE_PORT,         /* condition: bitmap of ports */
-    HNS3_PMU_MODE_PORT_TC,      /* condition: port << 3 | tc */
+    HNS3_PMU_MODE_PORT_TC,      /* condition: HNS3_PMU_PORT_TC_* */
     HNS3_PMU_MODE_FUNC,         /* condition: devfn */
     HNS3_PMU_MODE_FUNC_QUEUE,   /* condition: devfn; the queue apart */
     HNS3_PMU_MODE_FUNC_INTR,    /* condition: intr << 8 | devfn */
     HNS3_PMU_MODES,
 } Hns3PmuMode;
+
+/*
+ * The port-tc condition as the driver writes it: port << 3 | tc, the port
+ * from config1 bits 0-3 (0..15), so bits 3-6; ports the NIC does not have
+ * match no stream.
+ */
+#define HNS3_PMU_PORT_TC_PORT(cond)     (((cond) >> 3) & 0xf)
+#define HNS3_PMU_PORT_TC_TC(cond)       ((cond) & 7)
 
 /* The packets a stage sees: by stream kind, and by queue for split paths */
 #define HNS3_PMU_ANY_QUEUE  0
