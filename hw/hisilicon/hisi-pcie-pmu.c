@@ -15,8 +15,13 @@
  * computed when the guest reads a counter or something changes; no timer
  * runs but one armed when an unmasked counter is due to overflow.
  *
+ * Delays and times count cycles of the PMU's clock ("clock-freq" Hz of
+ * virtual time), as the driver's "delay cycles" says.
+ *
  * Not modelled: the events of other PMU kinds of the hardware (buffer
- * occupancy, bus utilization); delays and times count nanoseconds.
+ * occupancy, bus utilization): a counter set to an event code the model
+ * does not know is not implemented, so it neither counts nor takes writes
+ * (what the driver's set_period checks for an unsupported event).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -74,11 +79,12 @@ static bool pmu_counting(HisiPciePmuState *s, PmuCounter *c)
            model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
 }
 
-static PciePmuFilter pmu_filter(uint64_t ctrl)
+/* What the filters of @ctrl are for event @ev */
+static PciePmuFilter pmu_filter(const PciePmuEvent *ev, uint64_t ctrl)
 {
     uint8_t len_mode = FIELD_EX64(ctrl, EVENT_CTRL, LEN_MODE);
 
-    return (PciePmuFilter) {
+    return model_pcie_pmu_event_filter(ev, (PciePmuFilter) {
         .thr_en = FIELD_EX64(ctrl, EVENT_CTRL, THR_EN),
         .thr_below = FIELD_EX64(ctrl, EVENT_CTRL, THR_MODE),
         .thr_len = MIN(FIELD_EX64(ctrl, EVENT_CTRL, THR),
@@ -89,7 +95,7 @@ static PciePmuFilter pmu_filter(uint64_t ctrl)
                         HISI_PCIE_PMU_LEN_SHIFT_MAX),
         /* 0 is reserved: count both parts */
         .len_mode = len_mode ? len_mode : PCIE_PMU_LEN_BOTH,
-    };
+    });
 }
 
 typedef struct PmuWalk {
@@ -99,16 +105,27 @@ typedef struct PmuWalk {
     uint32_t n;
 } PmuWalk;
 
+/*
+ * The target filter: root ports (TARGET a port bitmap), or with TARGET_EN
+ * a requester (hisi-pcie-pmu.rst: "Counter only counts the bandwidth of
+ * message requested by target Endpoint"): the TLPs whose Requester ID is
+ * TARGET, i.e. its requests and the completions addressed to it, not the
+ * CPU's requests to it. The requester filter "can only be used in
+ * bandwidth events": latency counters select by port only, so TARGET_EN
+ * leaves them no port and they count nothing.
+ */
 static void pmu_add_endpoint(PCIDevice *ep, PCIDevice *port, void *opaque)
 {
     PmuWalk *w = opaque;
     TrafficStream streams[TRAFFIC_ENDPOINT_STREAMS];
     uint32_t target = FIELD_EX64(w->ctrl, EVENT_CTRL, TARGET);
+    bool by_requester = FIELD_EX64(w->ctrl, EVENT_CTRL, TARGET_EN);
     uint16_t bdf = pci_get_bdf(ep);
     uint64_t mmio_base;
     uint32_t mmio_size;
 
-    if (FIELD_EX64(w->ctrl, EVENT_CTRL, TARGET_EN) ? target != bdf :
+    if (by_requester ? w->ev->latency ||
+                       (target != bdf && target != pci_get_bdf(port)) :
         !(target & hisi_pcie_port_bit(port))) {
         return;
     }
@@ -116,6 +133,9 @@ static void pmu_add_endpoint(PCIDevice *ep, PCIDevice *port, void *opaque)
     hisi_traffic_endpoint_streams(w->s->pmu.traffic, streams, bdf,
                                   pci_get_bdf(port), mmio_base, mmio_size);
     for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        if (by_requester && model_traffic_requester(&streams[i]) != target) {
+            continue;
+        }
         if (model_pcie_pmu_stream_matches(w->ev, &streams[i]) &&
             w->n < ARRAY_SIZE(w->s->streams)) {
             w->s->streams[w->n++] = streams[i];
@@ -174,7 +194,7 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
         return;
     }
     ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
-    f = pmu_filter(c->event_ctrl);
+    f = pmu_filter(ev, c->event_ctrl);
     n = pmu_streams(s, c);
     if (f.trig_en && !c->triggered) {
         int64_t first = TRAFFIC_NEVER;
@@ -203,11 +223,11 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
                                    &sums);
     }
     if (ev->latency) {
-        hisi_pmu_add(pmu, idx, HISI_PMU_CNT, sums.delay_ns);
+        hisi_pmu_add_cycles(pmu, idx, HISI_PMU_CNT, sums.delay_ns);
         hisi_pmu_add(pmu, idx, HISI_PMU_EXT_CNT, sums.tlps);
     } else {
         hisi_pmu_add(pmu, idx, HISI_PMU_CNT, sums.bytes);
-        hisi_pmu_add(pmu, idx, HISI_PMU_EXT_CNT, t1 - t0);
+        hisi_pmu_add_cycles(pmu, idx, HISI_PMU_EXT_CNT, t1 - t0);
     }
 }
 
@@ -232,12 +252,15 @@ static bool pmu_max_rates(HisiPmu *pmu, unsigned idx,
         for (int j = 0; j < TRAFFIC_PATTERN; j++) {
             max_len = MAX(max_len, st->flow.len[j]);
         }
-        rate[HISI_PMU_CNT] += st->flow.rate * (ev->latency ? st->latency_ns :
-                                               (max_len + 4) * 4u);
+        /* delay cycles rounded up: an early bound */
+        rate[HISI_PMU_CNT] += ev->latency ?
+            muldiv64(st->flow.rate * st->latency_ns, pmu->clock_freq,
+                     NANOSECONDS_PER_SECOND) + 1 :
+            st->flow.rate * (max_len + 4) * 4u;
         rate[HISI_PMU_EXT_CNT] += st->flow.rate;
     }
     if (!ev->latency) {
-        rate[HISI_PMU_EXT_CNT] = NANOSECONDS_PER_SECOND;
+        rate[HISI_PMU_EXT_CNT] = pmu->clock_freq;
     }
     return true;
 }
@@ -310,15 +333,33 @@ static uint64_t hisi_pcie_pmu_read(void *opaque, hwaddr addr, unsigned size)
     return val;
 }
 
+/*
+ * Whether counter @idx takes a write of CNT or EXT_CNT: not when its event
+ * code is unknown, as on hardware for an unsupported event (the driver's
+ * set_period writes the counter and reads it back to find that out).
+ */
+static bool pmu_counter_writable(HisiPciePmuState *s, unsigned idx)
+{
+    uint16_t code = FIELD_EX64(s->ctr[idx].event_ctrl, EVENT_CTRL, EVENT);
+
+    if (model_pcie_pmu_event(code)) {
+        return true;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "hisi-pcie-pmu: counter %u written with "
+                  "unknown event 0x%04x: ignored\n", idx, code);
+    return false;
+}
+
 static void pmu_write_event_ctrl(HisiPciePmuState *s, unsigned idx,
                                  uint64_t val)
 {
     PmuCounter *c = &s->ctr[idx];
+    HisiPmuSlot *slot = &s->pmu.slot[idx];
     uint16_t code = FIELD_EX64(val, EVENT_CTRL, EVENT);
 
     if (FIELD_EX64(val, EVENT_CTRL, RESET_CNT)) {
-        s->pmu.slot[idx].value[HISI_PMU_CNT] = 0;
-        s->pmu.slot[idx].value[HISI_PMU_EXT_CNT] = 0;
+        memset(slot->value, 0, sizeof(slot->value));
+        memset(slot->frac, 0, sizeof(slot->frac));
     }
     if (FIELD_EX64(val, EVENT_CTRL, EVENT_EN) && !model_pcie_pmu_event(code)) {
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-pcie-pmu: counter %u enabled "
@@ -357,12 +398,17 @@ static void hisi_pcie_pmu_write(void *opaque, hwaddr addr, uint64_t val,
                                                       off, size, val));
     } else if (pmu_counter_reg(addr, A_CNT, &idx, &off)) {
         slot = &s->pmu.slot[idx];
-        slot->value[HISI_PMU_CNT] =
-            hisi_reg64_write(slot->value[HISI_PMU_CNT], off, size, val);
+        if (pmu_counter_writable(s, idx)) {
+            slot->value[HISI_PMU_CNT] =
+                hisi_reg64_write(slot->value[HISI_PMU_CNT], off, size, val);
+        }
     } else if (pmu_counter_reg(addr, A_EXT_CNT, &idx, &off)) {
         slot = &s->pmu.slot[idx];
-        slot->value[HISI_PMU_EXT_CNT] =
-            hisi_reg64_write(slot->value[HISI_PMU_EXT_CNT], off, size, val);
+        if (pmu_counter_writable(s, idx)) {
+            slot->value[HISI_PMU_EXT_CNT] =
+                hisi_reg64_write(slot->value[HISI_PMU_EXT_CNT], off, size,
+                                 val);
+        }
     } else if (pmu_counter_reg(addr, A_INT_STAT, &idx, &off)) {
         if (off == A_INT_MASK - A_INT_STAT) {
             s->ctr[idx].int_mask = val & R_INT_MASK_OVERFLOW_MASK;
@@ -413,6 +459,11 @@ static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
 
     if (!hisi_pcie_check_config(pdev, s->bdf_min, s->bdf_max, "bdf-min",
                                 "bdf-max", PCIE_ROOT_PORTS_HINT, pmu, errp)) {
+        return;
+    }
+    if (!s->pmu.clock_freq || s->pmu.clock_freq > NANOSECONDS_PER_SECOND) {
+        error_setg(errp, "hisi-pcie-pmu: clock-freq must be 1..1000000000 "
+                   "Hz (got %u)", s->pmu.clock_freq);
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &hisi_pcie_pmu_ops, s,
@@ -466,6 +517,9 @@ static const Property hisi_pcie_pmu_properties[] = {
     DEFINE_PROP_UINT16("bdf-min", HisiPciePmuState, bdf_min, 0x0080),
     DEFINE_PROP_UINT16("bdf-max", HisiPciePmuState, bdf_max, 0x00bf),
     DEFINE_PROP_UINT32("version", HisiPciePmuState, version, 0x30),
+    /* Hz of the cycles delays and times count */
+    DEFINE_PROP_UINT32("clock-freq", HisiPciePmuState, pmu.clock_freq,
+                       100000000),
     DEFINE_PROP_LINK("traffic", HisiPciePmuState, pmu.traffic,
                      TYPE_HISI_TRAFFIC, HisiTraffic *),
 };

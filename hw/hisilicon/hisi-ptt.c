@@ -146,7 +146,9 @@ static void ptt_add_endpoint(PCIDevice *ep, PCIDevice *port, void *opaque)
     uint64_t mmio_base;
     uint32_t mmio_size;
 
-    if (mode ? target != bdf : !(target & hisi_pcie_port_bit(port))) {
+    /* A requester is the endpoint or, for the CPU's requests, its port. */
+    if (mode ? target != bdf && target != pci_get_bdf(port) :
+        !(target & hisi_pcie_port_bit(port))) {
         return;
     }
     if (w->n + TRAFFIC_ENDPOINT_STREAMS > ARRAY_SIZE(s->streams)) {
@@ -164,18 +166,27 @@ static void ptt_add_endpoint(PCIDevice *ep, PCIDevice *port, void *opaque)
 
 /*
  * Collect the streams the current TRACE_CTRL selects, from the topology as
- * it is now, into s->streams; returns how many.
+ * it is now, into s->streams; returns how many. The requester filter
+ * selects by the TLP's Requester ID (hisi-ptt.rst: "filtered by ... the
+ * Requester ID of the Endpoint"): the endpoint's requests and the
+ * completions addressed to it, not the CPU's requests to it.
  */
 static uint32_t ptt_selected_streams(HisiPttState *s)
 {
     PttWalk w = { .s = s };
     unsigned rxtx = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, RXTX_SEL);
     unsigned types = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TYPE_SEL);
+    bool by_requester = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, FILTER_MODE);
+    uint16_t target = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TARGET_SEL);
     uint32_t n = 0;
 
     hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->rp_bdf_min, s->rp_bdf_max,
                                ptt_add_endpoint, &w);
     for (uint32_t i = 0; i < w.n; i++) {
+        if (by_requester &&
+            model_traffic_requester(&s->streams[i]) != target) {
+            continue;
+        }
         if (model_ptt_selects(rxtx, types, ptt_8dw(s), &s->streams[i])) {
             s->streams[n++] = s->streams[i];
         }
@@ -337,6 +348,7 @@ static void ptt_buf_timer_cb(void *opaque)
 static bool ptt_start_ok(HisiPttState *s)
 {
     unsigned rxtx = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, RXTX_SEL);
+    unsigned types = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TYPE_SEL);
 
     if (ptt_buf_size(s) == 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace started with buffer "
@@ -363,9 +375,14 @@ static bool ptt_start_ok(HisiPttState *s)
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: direction %u is reserved "
                       "with the 8DW format: nothing will be traced\n", rxtx);
     }
-    if (!FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TYPE_SEL)) {
+    if (!types) {
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace started with no TLP "
                       "type selected: nothing will be traced\n");
+    } else if (model_ptt_direction_outbound(rxtx, ptt_8dw(s)) &&
+               !model_ptt_outbound_types_valid(types)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: outbound TLPs traced with "
+                      "types 0x%x: outbound takes one type, no outbound TLP "
+                      "will be traced\n", types);
     }
     return true;
 }
@@ -412,10 +429,14 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
     ptt_schedule(s, now);
 }
 
-/* The PCIe core's tuning is part of the traffic every observer sees. */
+/*
+ * The tuning acts on this PTT's PCIe core: the traffic of the endpoints
+ * below its root ports, as every observer of it sees that traffic.
+ */
 static void ptt_push_tuning(HisiPttState *s)
 {
-    hisi_traffic_set_tuning(s->traffic, &s->tune);
+    hisi_traffic_set_tuning(s->traffic, s->rp_bdf_min, s->rp_bdf_max,
+                            &s->tune);
 }
 
 static void ptt_write_tuning_data(HisiPttState *s, uint32_t val)

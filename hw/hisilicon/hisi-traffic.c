@@ -3,8 +3,10 @@
  *
  * One object holds what the traffic is: the seed, the rules that change
  * the built-in per-endpoint profiles (model/traffic-rules.h), whether it
- * is paused (or runs for a burst of a set length), the PCIe core tuning,
- * and the virtual time of the last change. Devices that observe it
+ * is paused (or runs for a burst of a set length), the tuning of each PCIe
+ * core (the root ports of one PTT), where each endpoint's streams stand
+ * (so that a change goes on from there instead of restarting them), and
+ * the virtual time of the last change. Devices that observe it
  * (hisi-ptt, and the PMUs) get the PCIe streams of each endpoint, the NIC
  * streams of each function, or the ring streams of each CCN node from it,
  * and are told before and after every change, so that what they trace and
@@ -29,6 +31,24 @@
 
 #define HISI_TRAFFIC_DEFAULT_NAME "hisi-traffic-default"
 
+/* The tuning of the PCIe core whose root ports are [port_min, port_max] */
+typedef struct TrafficTunedCore {
+    uint16_t port_min;
+    uint16_t port_max;
+    TrafficTuning tune;
+} TrafficTunedCore;
+
+/*
+ * Where the streams of endpoint @ep below root port @port (BDFs as the
+ * guest numbers them) stand since the last change: each change carries
+ * them over, so TLP numbers (tags, addresses) and phases go on.
+ */
+typedef struct TrafficEndpoint {
+    uint16_t ep;
+    uint16_t port;
+    TrafficPhase phase[TRAFFIC_ENDPOINT_STREAMS];
+} TrafficEndpoint;
+
 struct HisiTraffic {
     Object parent_obj;
 
@@ -40,7 +60,10 @@ struct HisiTraffic {
     /* Pauses the traffic at the end of a burst (see traffic_set_burst) */
     QEMUTimer *burst_timer;
     int64_t epoch;              /* ns: when the traffic last changed */
-    TrafficTuning tune;
+    TrafficTunedCore *cores;    /* the cores tuned since the start */
+    int32_t n_cores;
+    TrafficEndpoint *eps;       /* the endpoints seen since the start */
+    int32_t n_eps;
     NotifierList change_notifiers;
 };
 
@@ -51,15 +74,90 @@ static void traffic_notify(HisiTraffic *t, int64_t now, bool done)
     notifier_list_notify(&t->change_notifiers, &change);
 }
 
+static const TrafficTuning *traffic_tuning(HisiTraffic *t, uint16_t port)
+{
+    static const TrafficTuning reset = TRAFFIC_TUNING_RESET;
+
+    for (int i = 0; i < t->n_cores; i++) {
+        if (port >= t->cores[i].port_min && port <= t->cores[i].port_max) {
+            return &t->cores[i].tune;
+        }
+    }
+    return &reset;
+}
+
+/* The streams of @e as the settings are now, from where they stand */
+static void traffic_build(HisiTraffic *t, TrafficStream *out,
+                          const TrafficEndpoint *e, uint64_t mmio_base,
+                          uint32_t mmio_size)
+{
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+
+    model_traffic_profile_default(spec);
+    model_traffic_rules_apply(&t->rules, e->ep, e->port, spec);
+    if (t->paused) {
+        for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+            spec[i].rate = 0;
+        }
+    }
+    model_traffic_endpoint_streams(out, t->seed, spec, e->ep, e->port,
+                                   mmio_base, mmio_size,
+                                   traffic_tuning(t, e->port), 0);
+    for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        model_traffic_phase_set(&out[i].flow, &e->phase[i]);
+    }
+}
+
+/*
+ * The endpoint @ep below @port; one not seen before joins with its
+ * streams as they have run since time 0 (no observer has seen them yet).
+ */
+static TrafficEndpoint *traffic_endpoint(HisiTraffic *t, uint16_t ep,
+                                         uint16_t port)
+{
+    TrafficEndpoint *e;
+
+    for (int i = 0; i < t->n_eps; i++) {
+        if (t->eps[i].ep == ep && t->eps[i].port == port) {
+            return &t->eps[i];
+        }
+    }
+    t->eps = g_renew(TrafficEndpoint, t->eps, t->n_eps + 1);
+    e = &t->eps[t->n_eps++];
+    *e = (TrafficEndpoint) { .ep = ep, .port = port };
+    return e;
+}
+
 /* Run @apply(@t, @opaque) as a change of the traffic at the current time */
 static void traffic_change(HisiTraffic *t,
                            void (*apply)(HisiTraffic *, const void *),
                            const void *opaque)
 {
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    g_autofree TrafficStream *old = NULL;
+    int32_t n;
 
     traffic_notify(t, now, false);
+    /* Observers may have met new endpoints while they accounted. */
+    n = t->n_eps;
+    old = g_new(TrafficStream, n * TRAFFIC_ENDPOINT_STREAMS);
+    /* The address windows do not matter here, only the flows. */
+    for (int i = 0; i < n; i++) {
+        traffic_build(t, &old[i * TRAFFIC_ENDPOINT_STREAMS], &t->eps[i], 0,
+                      TRAFFIC_ADDR_STRIDE);
+    }
     apply(t, opaque);
+    for (int i = 0; i < n; i++) {
+        TrafficStream cur[TRAFFIC_ENDPOINT_STREAMS];
+
+        traffic_build(t, cur, &t->eps[i], 0, TRAFFIC_ADDR_STRIDE);
+        for (int j = 0; j < TRAFFIC_ENDPOINT_STREAMS; j++) {
+            TrafficFlow *f = &old[i * TRAFFIC_ENDPOINT_STREAMS + j].flow;
+
+            model_traffic_set_rate(f, cur[j].flow.rate, now);
+            model_traffic_phase_get(f, &t->eps[i].phase[j]);
+        }
+    }
     t->epoch = now;
     trace_hisi_traffic_change(now);
     traffic_notify(t, now, true);
@@ -83,29 +181,37 @@ void hisi_traffic_remove_change_notifier(Notifier *n)
 
 static void apply_tuning(HisiTraffic *t, const void *opaque)
 {
-    t->tune = *(const TrafficTuning *)opaque;
+    const TrafficTunedCore *core = opaque;
+    int i;
+
+    for (i = 0; i < t->n_cores; i++) {
+        if (t->cores[i].port_min == core->port_min &&
+            t->cores[i].port_max == core->port_max) {
+            break;
+        }
+    }
+    if (i == t->n_cores) {
+        t->cores = g_renew(TrafficTunedCore, t->cores, ++t->n_cores);
+    }
+    t->cores[i] = *core;
 }
 
-void hisi_traffic_set_tuning(HisiTraffic *t, const TrafficTuning *tune)
+void hisi_traffic_set_tuning(HisiTraffic *t, uint16_t port_min,
+                             uint16_t port_max, const TrafficTuning *tune)
 {
-    traffic_change(t, apply_tuning, tune);
+    TrafficTunedCore core = {
+        .port_min = port_min, .port_max = port_max, .tune = *tune,
+    };
+
+    traffic_change(t, apply_tuning, &core);
 }
 
 void hisi_traffic_endpoint_streams(HisiTraffic *t, TrafficStream *out,
                                    uint16_t ep, uint16_t port,
                                    uint64_t mmio_base, uint32_t mmio_size)
 {
-    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
-
-    model_traffic_profile_default(spec);
-    model_traffic_rules_apply(&t->rules, ep, port, spec);
-    if (t->paused) {
-        for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
-            spec[i].rate = 0;
-        }
-    }
-    model_traffic_endpoint_streams(out, t->seed, spec, ep, port, mmio_base,
-                                   mmio_size, &t->tune, t->epoch);
+    traffic_build(t, out, traffic_endpoint(t, ep, port), mmio_base,
+                  mmio_size);
 }
 
 uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
@@ -264,6 +370,17 @@ static void traffic_get_epoch(Object *obj, Visitor *v, const char *name,
     visit_type_int64(v, name, &HISI_TRAFFIC(obj)->epoch, errp);
 }
 
+static int traffic_pre_load(void *opaque)
+{
+    HisiTraffic *t = opaque;
+
+    g_clear_pointer(&t->cores, g_free);
+    g_clear_pointer(&t->eps, g_free);
+    t->n_cores = 0;
+    t->n_eps = 0;
+    return 0;
+}
+
 static int traffic_post_load(void *opaque, int version_id)
 {
     HisiTraffic *t = opaque;
@@ -295,10 +412,49 @@ static const VMStateDescription vmstate_hisi_traffic_burst = {
     },
 };
 
-static const VMStateDescription vmstate_hisi_traffic = {
-    .name = TYPE_HISI_TRAFFIC,
+static const VMStateDescription vmstate_traffic_core = {
+    .name = TYPE_HISI_TRAFFIC "/core",
     .version_id = 1,
     .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(port_min, TrafficTunedCore),
+        VMSTATE_UINT16(port_max, TrafficTunedCore),
+        VMSTATE_UINT8_ARRAY(tune.level, TrafficTunedCore,
+                            TRAFFIC_TUNE_EVENTS),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_traffic_phase = {
+    .name = TYPE_HISI_TRAFFIC "/phase",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_INT64(t, TrafficPhase),
+        VMSTATE_UINT64(k, TrafficPhase),
+        VMSTATE_UINT32(left, TrafficPhase),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_traffic_endpoint = {
+    .name = TYPE_HISI_TRAFFIC "/endpoint",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(ep, TrafficEndpoint),
+        VMSTATE_UINT16(port, TrafficEndpoint),
+        VMSTATE_STRUCT_ARRAY(phase, TrafficEndpoint, TRAFFIC_ENDPOINT_STREAMS,
+                             1, vmstate_traffic_phase, TrafficPhase),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_hisi_traffic = {
+    .name = TYPE_HISI_TRAFFIC,
+    .version_id = 2,
+    .minimum_version_id = 2,
+    .pre_load = traffic_pre_load,
     .post_load = traffic_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT64(seed, HisiTraffic),
@@ -307,7 +463,13 @@ static const VMStateDescription vmstate_hisi_traffic = {
                                      rules_len),
         VMSTATE_BOOL(paused, HisiTraffic),
         VMSTATE_INT64(epoch, HisiTraffic),
-        VMSTATE_UINT8_ARRAY(tune.level, HisiTraffic, TRAFFIC_TUNE_EVENTS),
+        VMSTATE_INT32(n_cores, HisiTraffic),
+        VMSTATE_STRUCT_VARRAY_ALLOC(cores, HisiTraffic, n_cores, 1,
+                                    vmstate_traffic_core, TrafficTunedCore),
+        VMSTATE_INT32(n_eps, HisiTraffic),
+        VMSTATE_STRUCT_VARRAY_ALLOC(eps, HisiTraffic, n_eps, 1,
+                                    vmstate_traffic_endpoint,
+                                    TrafficEndpoint),
         VMSTATE_END_OF_LIST()
     },
     .subsections = (const VMStateDescription * const []) {
@@ -322,7 +484,6 @@ static void traffic_instance_init(Object *obj)
 
     t->rules_text = g_strdup("");
     t->rules_len = 1;
-    t->tune = TRAFFIC_TUNING_RESET;
     notifier_list_init(&t->change_notifiers);
     t->burst_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, traffic_burst_end, t);
 }
@@ -341,6 +502,8 @@ static void traffic_instance_finalize(Object *obj)
     vmstate_unregister(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
     timer_free(t->burst_timer);
     g_free(t->rules_text);
+    g_free(t->cores);
+    g_free(t->eps);
 }
 
 HisiTraffic *hisi_traffic_default(void)

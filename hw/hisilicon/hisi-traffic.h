@@ -37,8 +37,13 @@ HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
                                   void (*fn)(Notifier *n, void *data));
 void hisi_traffic_remove_change_notifier(Notifier *n);
 
-/* The PCIe core's tuning, set by the PTT that tunes it */
-void hisi_traffic_set_tuning(HisiTraffic *t, const TrafficTuning *tune);
+/*
+ * The tuning of the PCIe core whose root ports are [port_min, port_max],
+ * set by the PTT of that core: it shapes the traffic of the endpoints
+ * below those ports only (the others keep theirs).
+ */
+void hisi_traffic_set_tuning(HisiTraffic *t, uint16_t port_min,
+                             uint16_t port_max, const TrafficTuning *tune);
 
 /*
  * The TRAFFIC_ENDPOINT_STREAMS streams of endpoint @ep below root port

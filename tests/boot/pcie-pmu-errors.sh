@@ -6,7 +6,7 @@
 # run-guest: --perf
 # run-guest: --guest-qmp
 # qemu: -object hisi-traffic,id=t0,rules=stream=dma-write,,rate=250000,,len=16,,latency=800;ep=02:00.0,,stream=dma-write,,rate=50000
-# qemu: -device hisi-pcie-pmu,bus=pcie.0,addr=0x9,sicl-id=1,core-id=3,id=pmu0,traffic=t0
+# qemu: -device hisi-pcie-pmu,bus=pcie.0,addr=0x9,sicl-id=1,core-id=3,id=pmu0,traffic=t0,clock-freq=1000000000
 # qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
 # qemu: -device pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11
 # qemu: -device pcie-root-port,id=rp2,bus=pcie.0,chassis=3,addr=0x18

@@ -75,12 +75,48 @@ trace() {
 		--filter $1 --type $2 --direction $3 --format $4 --ms ${5:-200}
 }
 trace trace-4dw-requester-inbound 0x00100 7 0 0
-trace trace-4dw-port-outbound 0x80005 7 1 0
+trace trace-4dw-port-outbound 0x80005 1 1 0
 trace trace-4dw-both-ports-dir2 0x80005 3 2 0
 trace trace-4dw-dir3-cpl 0x80004 4 3 0
-trace trace-8dw-requester-outbound-posted 0x00200 1 1 1
+trace trace-8dw-requester-outbound-cpl 0x00200 4 1 1
 trace trace-8dw-port-inbound-np 0x80001 2 2 1
 trace trace-8dw-inbound-cpl-a 0x80004 4 3 1
+
+# no_records NAME FILTER TYPE DIRECTION FORMAT: a trace that holds nothing
+no_records() {
+	local out
+	out=$(/guest/progs/ptt-trace --pmu hisi_ptt2_5 --map $MAP --filter $1 \
+		--type $2 --direction $3 --format $4 --ms 200)
+	echo "$out"
+	echo "$out" | grep -q '^records=0 '
+}
+
+# The requester filter selects by Requester ID: the CPU's writes to
+# 02:00.0 carry its root port's ID, so a trace of 02:00.0's outbound
+# posted TLPs holds none; every record of 01:00.0's inbound trace (DMA
+# requests, and no completion of the CPU's reads) has 01:00.0 as requester
+# (4DW record: header DW1[31:16] of a request, DW2[31:16] of a completion).
+ktap_check requester-excludes-cpu-writes no_records 0x00200 1 1 1
+requester_id_in_every_record() {
+	local out n=0 bad=0 type id
+	out=$(/guest/progs/ptt-trace --pmu hisi_ptt2_5 --map $MAP --filter 0x00100 \
+		--type 7 --direction 0 --format 0 --ms 100 --dump 400) || { echo "$out"; return 1; }
+	echo "$out" | grep '^# record [0-9]*:' >/tmp/requester-records
+	while read -r _ _ _ dw0 dw1 dw2 _; do
+		type=$(( (0x$dw0 >> 25) & 0x1f ))
+		if [ $type = 10 ]; then id=$(( 0x$dw2 >> 16 )); else id=$(( 0x$dw1 >> 16 )); fi
+		n=$((n + 1))
+		[ $id = 256 ] || bad=$((bad + 1))
+	done </tmp/requester-records
+	echo "$n records decoded, $bad with another requester"
+	[ $n -gt 0 ] && [ $bad = 0 ]
+}
+ktap_check requester-id-in-every-record requester_id_in_every_record
+
+# Outbound TLPs take one type (hisi-ptt.rst: "can only specify one when
+# tracing outbound TLP headers"); the driver passes more on and the device
+# traces no outbound TLP then.
+ktap_check outbound-two-types-traces-nothing no_records 0x80005 3 1 0
 
 # Buffers fill in order with one MSI each: the driver copies 4 MiB per MSI
 # and the partial buffer at the end.
@@ -96,9 +132,10 @@ one_msi_per_buffer() {
 }
 ktap_check one-msi-per-full-buffer one_msi_per_buffer
 
-# Tuning acts on the traffic: QoS weight 2 doubles, 0 halves outbound posted.
+# Tuning acts on the traffic: QoS weight 2 doubles, 0 halves outbound
+# posted (the CPU's writes below root port 00:10.0).
 posted_count() {
-	/guest/progs/ptt-trace --pmu hisi_ptt2_5 --map $MAP --filter 0x00100 \
+	/guest/progs/ptt-trace --pmu hisi_ptt2_5 --map $MAP --filter 0x80001 \
 		--type 1 --direction 1 --format 1 --ms 500 | sed -n 's/^records=\([0-9]*\).*/\1/p'
 }
 tune_changes_traffic() {

@@ -29,7 +29,12 @@
  */
 #define RX_MWR_LATENCY      0x0010
 #define RX_MWR_FLUX         0x0104
+#define RX_MRD_FLUX         0x0804
+#define RX_CPL_FLUX         0x2004
+#define TX_MWR_FLUX         0x0105
+#define TX_CPL_FLUX         0x1005
 #define TX_MRD_LATENCY      0x0011
+#define UNKNOWN_EVENT       0x1234
 
 #define LEN_DEFAULT         0   /* headers and payloads */
 #define LEN_PAYLOAD         1
@@ -49,6 +54,15 @@
 
 /* The edu endpoint's DMA writes: 1 per us, 16 DW, 500 ns */
 #define RULES "stream=dma-write,rate=1000000,len=16,latency=500"
+
+/* The default clock-freq: delays and times count cycles of 10 ns */
+#define CYCLES_PER_US       100
+
+/* The root port's BDF: the requester of the CPU's requests below it */
+#define RP_BDF              0x0080
+
+/* What the driver writes to a counter before it counts (set_period) */
+#define COUNTER_INIT        BIT_ULL(63)
 
 typedef HisiDev Pmu;
 
@@ -159,6 +173,9 @@ static void test_counter_halves(void)
     Pmu p;
 
     pmu_init(&p, "", NULL);
+    /* counters of an event the PMU has: only those take writes */
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 3), RX_MWR_FLUX);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 5), RX_MWR_FLUX);
     hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 3), 0x1122334455667788ull);
     g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(CNT, 3)), ==, 0x55667788);
     g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(CNT, 3) + 4), ==,
@@ -260,7 +277,7 @@ static void test_no_count_without_event_enable(void)
     hisi_fini(&p);
 }
 
-/* 1 ms at one TLP per us, 500 ns each */
+/* 1 ms at one TLP per us, 500 ns (50 cycles) each */
 static void test_exact_latency(void)
 {
     uint64_t cnt, ext;
@@ -270,11 +287,11 @@ static void test_exact_latency(void)
     pmu_count(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_BOTH),
               1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(ext, ==, 1000);
-    g_assert_cmpuint(cnt, ==, 1000 * 500);
+    g_assert_cmpuint(cnt, ==, 1000 * CYCLES_PER_US / 2);
     hisi_fini(&p);
 }
 
-/* Bandwidth: 64 bytes of payload + 16 of header, time in ns */
+/* Bandwidth: 64 bytes of payload + 16 of header, time in cycles */
 static void test_exact_bandwidth(void)
 {
     uint64_t cnt, ext;
@@ -284,7 +301,41 @@ static void test_exact_bandwidth(void)
     pmu_count(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH),
               1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 1000 * 80);
-    g_assert_cmpuint(ext, ==, 1000 * 1000);
+    g_assert_cmpuint(ext, ==, 1000 * CYCLES_PER_US);
+    hisi_fini(&p);
+}
+
+/*
+ * clock-freq: the cycles of delays and times. At 250 MHz, 500 ns is 125
+ * cycles and 1 ms 250000; the counts of TLPs and bytes stay.
+ */
+static void test_clock_freq(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, ",clock-freq=250000000", NULL);
+    pmu_count(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_BOTH),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(ext, ==, 1000);
+    g_assert_cmpuint(cnt, ==, 1000 * 125);
+    pmu_count(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000 * 80);
+    g_assert_cmpuint(ext, ==, 250000);
+    hisi_fini(&p);
+}
+
+/* A slow clock (1 kHz): whole cycles, the rest carried exactly */
+static void test_clock_freq_slow(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, ",clock-freq=1000", NULL);
+    pmu_count(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH),
+              2500 * 1000, &cnt, &ext);
+    g_assert_cmpuint(ext, ==, 2);
     hisi_fini(&p);
 }
 
@@ -310,7 +361,9 @@ static void test_reset_cnt(void)
     Pmu p;
 
     pmu_init(&p, "", NULL);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), RX_MWR_FLUX);
     hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), 12345);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 12345);
     hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
              R_EVENT_CTRL_RESET_CNT_MASK);
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 0);
@@ -346,7 +399,132 @@ static void test_filter_requester(void)
     hisi_fini(&p);
 }
 
-/* tx_mrd: the built-in 10000 MMIO reads/s, 1200 ns each */
+/*
+ * The requester filter counts the TLPs whose Requester ID is the target:
+ * the edu endpoint's requests and the completions addressed to it, not
+ * the CPU's requests to it nor their completions, whose requester is the
+ * root port (and counted as such with the root port as target). The
+ * built-in MMIO: 20000 writes/s and 10000 reads/s of 1 DW, 3DW headers.
+ */
+static void test_filter_requester_id(void)
+{
+    uint64_t cnt, ext, by_port;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_requester_event(TX_MWR_FLUX, EDU_BDF, LEN_DEFAULT),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    pmu_count(&p, pmu_requester_event(RX_CPL_FLUX, EDU_BDF, LEN_DEFAULT),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    pmu_count(&p, pmu_requester_event(TX_CPL_FLUX, EDU_BDF, LEN_DEFAULT),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, >, 0);
+    pmu_count(&p, pmu_requester_event(TX_MWR_FLUX, RP_BDF, LEN_DEFAULT),
+              1000 * 1000, &cnt, &ext);
+    pmu_count(&p, pmu_port_event(TX_MWR_FLUX, RP_PORT_BIT, LEN_DEFAULT),
+              1000 * 1000, &by_port, &ext);
+    g_assert_cmpuint(cnt, ==, 20 * (1 + 3) * 4);
+    g_assert_cmpuint(cnt, ==, by_port);
+    hisi_fini(&p);
+}
+
+/*
+ * A memory read request carries no payload: len_mode 1 counts nothing of
+ * rx_mrd_flux, 2 its headers (4DW: DMA above 4 GiB), 3 the same; the
+ * built-in 100000 DMA reads/s.
+ */
+static void test_read_request_payload(void)
+{
+    uint64_t payload, header, both, ext;
+    uint64_t rd = pmu_port_event(RX_MRD_FLUX, RP_PORT_BIT, LEN_DEFAULT);
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, rd | FIELD_DP64(0, EVENT_CTRL, LEN_MODE, LEN_PAYLOAD),
+              1000 * 1000, &payload, &ext);
+    pmu_count(&p, rd | FIELD_DP64(0, EVENT_CTRL, LEN_MODE, LEN_HEADER),
+              1000 * 1000, &header, &ext);
+    pmu_count(&p, rd | FIELD_DP64(0, EVENT_CTRL, LEN_MODE, LEN_BOTH),
+              1000 * 1000, &both, &ext);
+    g_assert_cmpuint(payload, ==, 0);
+    g_assert_cmpuint(header, ==, 100 * 4 * 4);
+    g_assert_cmpuint(payload + header, ==, both);
+    hisi_fini(&p);
+}
+
+/*
+ * Latency events ignore the threshold and the trigger, which "can only be
+ * used in bandwidth events": a threshold that drops the 16 DW TLPs and a
+ * trigger they never fire leave the 1000 TLPs of 1 ms counted.
+ */
+static void test_latency_ignores_thr_trig(void)
+{
+    uint64_t lat = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT);
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, lat | pmu_threshold(4, true), 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(ext, ==, 1000);
+    g_assert_cmpuint(cnt, ==, 1000 * CYCLES_PER_US / 2);
+    pmu_count(&p, lat | pmu_trigger(4, false), 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(ext, ==, 1000);
+    hisi_fini(&p);
+}
+
+/*
+ * The bdf filter "can only be used in bandwidth events": a latency counter
+ * selects by port only, and with TARGET_EN it has none.
+ */
+static void test_latency_no_requester_filter(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, pmu_requester_event(RX_MWR_LATENCY, EDU_BDF, LEN_DEFAULT),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    g_assert_cmpuint(ext, ==, 0);
+    hisi_fini(&p);
+}
+
+/*
+ * A counter set to an unknown event is not implemented: as the driver
+ * starts one (reset, event, set_period), the value it writes does not
+ * stick, so set_period's read-back finds the counter unwritable and the
+ * event counts 0; RESET_CNT still zeroes it.
+ */
+static void test_unknown_event_unwritable(void)
+{
+    uint64_t ctrl = pmu_port_event(UNKNOWN_EVENT, RP_PORT_BIT, LEN_DEFAULT);
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 1),
+             R_EVENT_CTRL_RESET_CNT_MASK);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 1),
+             ctrl | R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 1), 0);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 1), COUNTER_INIT);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 1), COUNTER_INIT);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)), ==, 0);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 1)), ==, 0);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)), ==, 0);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 1)), ==, 0);
+    /* a known event on the counter: it takes the write again */
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 1), RX_MWR_FLUX);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 1), COUNTER_INIT);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)), ==,
+                    COUNTER_INIT);
+    hisi_fini(&p);
+}
+
+/* tx_mrd: the built-in 10000 MMIO reads/s, 1200 ns (120 cycles) each */
 static void test_tx_mrd_latency(void)
 {
     uint64_t cnt, ext;
@@ -357,7 +535,7 @@ static void test_tx_mrd_latency(void)
               1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(ext, >=, 9);
     g_assert_cmpuint(ext, <=, 11);
-    g_assert_cmpuint(cnt, ==, ext * 1200);
+    g_assert_cmpuint(cnt, ==, ext * 120);
     hisi_fini(&p);
 }
 
@@ -402,7 +580,8 @@ static void pmu_start_near_overflow(Pmu *p)
     hisi_msi_taken(p);
     hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
              lat | R_EVENT_CTRL_EVENT_EN_MASK);
-    hisi_wrq(p, HISI_PCIE_PMU_REG(CNT, 0), -2000ull);  /* 4 of 500 ns */
+    /* 4 TLPs of 500 ns: 4 of 50 cycles */
+    hisi_wrq(p, HISI_PCIE_PMU_REG(CNT, 0), -(4ull * CYCLES_PER_US / 2));
     hisi_wr(p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
     hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
 }
@@ -421,7 +600,8 @@ static void test_overflow_msi_when_due(void)
     g_assert_true(hisi_msi_taken(&p));
     g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
                     R_INT_STAT_OVERFLOW_MASK);
-    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), <, 2000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), <,
+                     4 * CYCLES_PER_US / 2);
     hisi_wr(&p, HISI_PCIE_PMU_REG(INT_STAT, 0), R_INT_STAT_OVERFLOW_MASK);
     g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==, 0);
     hisi_fini(&p);
@@ -435,7 +615,7 @@ static void test_overflow_masked_msi_on_unmask(void)
     pmu_init(&p, "", NULL);
     pmu_start_near_overflow(&p);
     hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), R_INT_MASK_OVERFLOW_MASK);
-    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -500ull);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -(1ull * CYCLES_PER_US / 2));
     qtest_clock_step(p.qts, 2000);
     g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
                     R_INT_STAT_OVERFLOW_MASK);
@@ -522,6 +702,15 @@ static void test_migration(void)
     hisi_fini(&src);
 }
 
+static const HisiRefusal bad_properties[] = {
+    { "clock-freq-0",
+      { "-device", "hisi-pcie-pmu,clock-freq=0" },
+      "clock-freq must be 1..1000000000 Hz (got 0)" },
+    { "clock-freq-above-1ghz",
+      { "-device", "hisi-pcie-pmu,clock-freq=1000000001" },
+      "clock-freq must be 1..1000000000 Hz" },
+};
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -534,12 +723,24 @@ int main(int argc, char **argv)
                    test_no_count_without_event_enable);
     qtest_add_func("/hisi-pcie-pmu/exact-latency", test_exact_latency);
     qtest_add_func("/hisi-pcie-pmu/exact-bandwidth", test_exact_bandwidth);
+    qtest_add_func("/hisi-pcie-pmu/clock-freq", test_clock_freq);
+    qtest_add_func("/hisi-pcie-pmu/clock-freq-slow", test_clock_freq_slow);
     qtest_add_func("/hisi-pcie-pmu/bandwidth-len-mode",
                    test_bandwidth_len_mode);
     qtest_add_func("/hisi-pcie-pmu/reset-cnt", test_reset_cnt);
     qtest_add_func("/hisi-pcie-pmu/filter-other-port",
                    test_filter_other_port);
     qtest_add_func("/hisi-pcie-pmu/filter-requester", test_filter_requester);
+    qtest_add_func("/hisi-pcie-pmu/filter-requester-id",
+                   test_filter_requester_id);
+    qtest_add_func("/hisi-pcie-pmu/read-request-payload",
+                   test_read_request_payload);
+    qtest_add_func("/hisi-pcie-pmu/latency-ignores-thr-trig",
+                   test_latency_ignores_thr_trig);
+    qtest_add_func("/hisi-pcie-pmu/latency-no-requester-filter",
+                   test_latency_no_requester_filter);
+    qtest_add_func("/hisi-pcie-pmu/unknown-event-unwritable",
+                   test_unknown_event_unwritable);
     qtest_add_func("/hisi-pcie-pmu/tx-mrd-latency", test_tx_mrd_latency);
     qtest_add_func("/hisi-pcie-pmu/threshold", test_threshold);
     qtest_add_func("/hisi-pcie-pmu/trigger", test_trigger);
@@ -549,5 +750,7 @@ int main(int argc, char **argv)
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);
     qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
+    hisi_add_refusals("/hisi-pcie-pmu/refused", bad_properties,
+                      G_N_ELEMENTS(bad_properties));
     return g_test_run();
 }

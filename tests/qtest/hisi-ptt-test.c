@@ -38,8 +38,11 @@
 #define TUNE_LEVEL_MAX      2
 
 #define DIR_INBOUND         0   /* 4DW: inbound; reserved in 8DW */
+#define DIR_OUTBOUND        1
 #define DIR_INBOUND_B       2   /* inbound P/NP/CPL B (4DW: and outbound) */
 #define TYPE_POSTED         0x1
+#define TYPE_NON_POSTED     0x2
+#define TYPE_CPL            0x4
 #define TYPE_ALL            0x7 /* P, NP, CPL */
 
 #define REC4_SIZE           16
@@ -499,6 +502,83 @@ static void test_filter_requester(void)
     ptt_init(&p, "", NULL);
     g_assert_cmpuint(ptt_traced_1ms(&p, edu), >, 0);
     g_assert_cmpuint(ptt_traced_1ms(&p, other), ==, 0);
+    hisi_fini(&p);
+}
+
+/* The TLP header's Type, in DW0 of a 4DW record */
+#define REC4_TYPE(dw0)      (((dw0) >> 25) & 0x1f)
+#define TLP_TYPE_CPL        0x0a
+
+/*
+ * Trace @t for 100 us (one buffer's worth) and decode each 4DW record's
+ * Requester ID (header DW1[31:16] of a request, DW2[31:16] of a
+ * completion): how many records there were, and how many had @requester.
+ */
+static uint32_t ptt_records_of_requester(Ptt *p, PttTrace t,
+                                         uint16_t requester, uint32_t *match)
+{
+    uint32_t sts, n;
+
+    ptt_start(p, t);
+    qtest_clock_step(p->qts, 100 * 1000);
+    ptt_stop(p);
+    sts = hisi_rd(p, A_TRACE_WR_STS);
+    g_assert_cmphex(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 0);
+    n = FIELD_EX32(sts, TRACE_WR_STS, WRITE) / REC4_SIZE;
+    *match = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t rec = BUF_ADDR(0) + i * REC4_SIZE;
+        bool cpl = REC4_TYPE(qtest_readl(p->qts, rec)) == TLP_TYPE_CPL;
+        uint32_t id = qtest_readl(p->qts, rec + (cpl ? 8 : 4)) >> 16;
+
+        *match += id == requester;
+    }
+    return n;
+}
+
+/*
+ * The requester filter selects by the TLP's Requester ID: every record of
+ * a trace filtered on the edu endpoint has the edu endpoint as requester
+ * (its DMA requests inbound, the completions to it outbound); the CPU's
+ * writes to it, whose requester is the root port, are not traced.
+ */
+static void test_filter_requester_id(void)
+{
+    PttTrace in = { .dir = DIR_INBOUND, .type = TYPE_ALL,
+                    .requester = true, .target = EDU_BDF };
+    PttTrace out_cpl = { .dir = DIR_OUTBOUND, .type = TYPE_CPL,
+                         .requester = true, .target = EDU_BDF };
+    PttTrace out_posted = out_cpl;
+    uint32_t n, match;
+    Ptt p;
+
+    out_posted.type = TYPE_POSTED;
+    ptt_init(&p, "", NULL);
+    n = ptt_records_of_requester(&p, in, EDU_BDF, &match);
+    g_assert_cmpuint(n, >, 0);
+    g_assert_cmpuint(match, ==, n);
+    n = ptt_records_of_requester(&p, out_cpl, EDU_BDF, &match);
+    g_assert_cmpuint(n, >, 0);
+    g_assert_cmpuint(match, ==, n);
+    g_assert_cmpuint(ptt_traced_1ms(&p, out_posted), ==, 0);
+    hisi_fini(&p);
+}
+
+/*
+ * Outbound TLPs take one type (hisi-ptt.rst: "can only specify one when
+ * tracing outbound TLP headers"): with two selected, none is traced.
+ */
+static void test_outbound_one_type(void)
+{
+    PttTrace out_p = { .dir = DIR_OUTBOUND, .type = TYPE_POSTED,
+                       .target = RP_PORT_BIT };
+    PttTrace out_p_np = out_p;
+    Ptt p;
+
+    out_p_np.type = TYPE_POSTED | TYPE_NON_POSTED;
+    ptt_init(&p, "", NULL);
+    g_assert_cmpuint(ptt_traced_1ms(&p, out_p), >, 0);
+    g_assert_cmpuint(ptt_traced_1ms(&p, out_p_np), ==, 0);
     hisi_fini(&p);
 }
 
@@ -1036,6 +1116,229 @@ static const HisiRefusal bad_properties[] = {
       "another hisi-ptt already has sicl-id=1 core-id=2" },
 };
 
+/*
+ * Two PCIe cores on one traffic object: this PTT (root port 00:10.0, the
+ * edu endpoint on bus 1) and PTT "pttb" of sicl 1 at 00:09.0 (root port
+ * 00:11.0, an edu endpoint on bus 2).
+ */
+#define PTTB_DEVFN          QPCI_DEVFN(9, 0)
+#define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
+#define RP1_PORT_BIT        0x4     /* slot 17 -> bit 2 */
+
+static void ptt_init_two_cores(Ptt *a, Ptt *b)
+{
+    QPCIDevice *rp1;
+
+    ptt_init(a, ",traffic=t0,id=ptt,rp-bdf-min=0x80,rp-bdf-max=0x87",
+             "-object", "hisi-traffic,id=t0",
+             "-device", "pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11",
+             "-device", "edu,bus=rp1",
+             "-device", "hisi-ptt,bus=pcie.0,addr=0x9,sicl-id=1,traffic=t0,"
+             "id=pttb,rp-bdf-min=0x88,rp-bdf-max=0x8f", NULL);
+    rp1 = qpci_device_find(&a->bus.bus, RP1_DEVFN);
+    g_assert_nonnull(rp1);
+    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
+    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
+    g_free(rp1);
+    *b = *a;
+    b->dev = hisi_enable(a, PTTB_DEVFN, &b->bar);
+}
+
+static uint64_t ptt_qom_get_uint_at(Ptt *p, const char *path,
+                                    const char *property)
+{
+    QDict *rsp = qtest_qmp(p->qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': %s, 'property': %s}}", path, property);
+    uint64_t n = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return n;
+}
+
+/* TLPs PTT @path selected over the next @ns */
+static uint64_t ptt_tlps_of_in(Ptt *p, const char *path, int64_t ns)
+{
+    uint64_t before;
+
+    hisi_rd(p, A_TRACE_WR_STS);
+    before = ptt_qom_get_uint_at(p, path, "records") +
+             ptt_qom_get_uint_at(p, path, "lost-tlps");
+    qtest_clock_step(p->qts, ns);
+    hisi_rd(p, A_TRACE_WR_STS);
+    return ptt_qom_get_uint_at(p, path, "records") +
+           ptt_qom_get_uint_at(p, path, "lost-tlps") - before;
+}
+
+/*
+ * The tune events act on the PTT's own core (hisi-ptt.rst: "tune the PCIe
+ * link/bus"): tuning one core's PTT changes neither the traffic below the
+ * other core's root ports nor what the other's tune files read.
+ */
+static void test_tune_scope_own_core(void)
+{
+    /*
+     * The outbound posted TLPs, the CPU's MMIO writes: 20 per ms in the
+     * default profile (docs/traffic.md), scaled by 2^w / 2 by the QoS
+     * weight w of TX P
+     */
+    const PttTrace mmio_writes = {
+        .dir = DIR_OUTBOUND, .type = TYPE_POSTED, .target = RP_PORT_BIT,
+    };
+    const PttTrace mmio_writes_b = {
+        .dir = DIR_OUTBOUND, .type = TYPE_POSTED, .target = RP1_PORT_BIT,
+    };
+    Ptt a, b;
+
+    ptt_init_two_cores(&a, &b);
+    ptt_start(&b, mmio_writes_b);
+    ptt_start(&a, mmio_writes);
+    g_assert_cmpuint(ptt_tlps_of_in(&b, "pttb", 1000 * 1000), ==, 20);
+    g_assert_cmpuint(ptt_tlps_of_in(&a, "ptt", 1000 * 1000), ==, 20);
+    ptt_tune(&a, TUNE_QOS_TX_P, TUNE_LEVEL_MAX);
+    qtest_clock_step(a.qts, 1000 * 1000);
+    g_assert_cmpuint(ptt_tlps_of_in(&a, "ptt", 1000 * 1000), ==, 40);
+    g_assert_cmpuint(ptt_tlps_of_in(&b, "pttb", 1000 * 1000), ==, 20);
+    g_assert_cmpuint(ptt_tune_read(&b, TUNE_QOS_TX_P), ==, TUNE_LEVEL_RESET);
+    g_assert_cmpuint(ptt_tune_read(&a, TUNE_QOS_TX_P), ==, TUNE_LEVEL_MAX);
+    /* and the other way round */
+    ptt_tune(&b, TUNE_QOS_TX_P, 0);
+    qtest_clock_step(a.qts, 1000 * 1000);
+    g_assert_cmpuint(ptt_tlps_of_in(&b, "pttb", 1000 * 1000), ==, 10);
+    g_assert_cmpuint(ptt_tlps_of_in(&a, "ptt", 1000 * 1000), ==, 40);
+    g_free(b.dev);
+    hisi_fini(&a);
+}
+
+/* An 8DW record's TLP type (header DW0 31:24) and tag */
+static void ptt_rec8_tlp(Ptt *p, uint64_t rec, uint8_t *fmt_type,
+                         uint8_t *tag)
+{
+    uint32_t dw0 = qtest_readl(p->qts, rec + 8);
+    bool cpl = ((dw0 >> 24) & 0x1f) == 0x0a;
+
+    *fmt_type = dw0 >> 24;
+    /* requests: DW1 15:8; completions: DW2 15:8 */
+    *tag = qtest_readl(p->qts, rec + (cpl ? 16 : 12)) >> 8;
+}
+
+typedef struct PttStreamSeen {
+    uint8_t fmt_type;
+    uint8_t last_tag;
+    uint64_t records;
+} PttStreamSeen;
+
+typedef struct PttContinuity {
+    PttStreamSeen seen[3];
+    unsigned n;
+    int64_t change[8];      /* ns since the trace's time base */
+    unsigned changes;
+    unsigned at_change[8];  /* streams with a record at each change */
+} PttContinuity;
+
+static void ptt_check_record(PttContinuity *c, Ptt *p, uint64_t rec)
+{
+    uint32_t time = qtest_readl(p->qts, rec + REC8_TIME);
+    PttStreamSeen *s = NULL;
+    uint8_t fmt_type, tag;
+
+    ptt_rec8_tlp(p, rec, &fmt_type, &tag);
+    for (unsigned i = 0; i < c->n; i++) {
+        if (c->seen[i].fmt_type == fmt_type) {
+            s = &c->seen[i];
+        }
+    }
+    if (!s) {
+        g_assert_cmpuint(c->n, <, ARRAY_SIZE(c->seen));
+        s = &c->seen[c->n++];
+        s->fmt_type = fmt_type;
+    } else {
+        /* TLP numbers go on: each tag is the one after the last */
+        g_assert_cmphex(tag, ==, (uint8_t)(s->last_tag + 1));
+    }
+    s->last_tag = tag;
+    s->records++;
+    for (unsigned i = 0; i < c->changes; i++) {
+        c->at_change[i] += time == c->change[i];
+    }
+}
+
+/*
+ * Tune writes, rule changes and pause/resume go on from where each stream
+ * is: no burst of one TLP of every stream at a change, tags continue.
+ */
+static void test_traffic_changes_keep_phase(void)
+{
+    static const PttTrace inbound = {
+        .dir = DIR_INBOUND_B, .type = TYPE_ALL, .fmt_8dw = true,
+        .target = RP_PORT_BIT,
+    };
+    PttContinuity c = { 0 };
+    unsigned next_buf = 0;
+    int64_t base;
+    uint32_t sts;
+    Ptt p;
+
+    ptt_init(&p, ",traffic=t0,id=ptt", "-object",
+             "hisi-traffic,id=t0,rules=stream=dma-write,,rate=30000;"
+             "stream=dma-read,,rate=20000;stream=p2p-cpl,,rate=7000", NULL);
+    /* Register accesses take no virtual time: the trace's time base */
+    base = qtest_clock_step(p.qts, 123457);
+    ptt_start(&p, inbound);
+    for (int step = 1; step <= 100; step++) {
+        int64_t now = qtest_clock_step(p.qts, 100 * 1000 + 37);
+        bool changed = true;
+
+        switch (step) {
+        case 13:
+            ptt_tune(&p, TUNE_QOS_TX_P, TUNE_LEVEL_MAX);
+            break;
+        case 27:
+            ptt_set_rules(&p, "stream=dma-write,rate=25000;"
+                          "stream=dma-read,rate=21000;"
+                          "stream=p2p-cpl,rate=9000");
+            break;
+        case 41:
+            ptt_set_paused(&p, true);
+            break;
+        case 49:
+            ptt_set_paused(&p, false);
+            break;
+        case 62:
+            ptt_tune(&p, TUNE_RX_BUF_LEVEL, 0);
+            break;
+        case 75:
+            ptt_set_rules(&p, "");
+            break;
+        default:
+            changed = false;
+        }
+        if (changed) {
+            c.change[c.changes++] = now - base;
+        }
+        while (hisi_rd(&p, A_TRACE_INT_STAT) & BIT(next_buf)) {
+            for (int n = 0; n < BUF_SIZE / REC8_SIZE; n++) {
+                ptt_check_record(&c, &p, BUF_ADDR(next_buf) + n * REC8_SIZE);
+            }
+            hisi_wr(&p, A_TRACE_INT_STAT, BIT(next_buf));
+            next_buf = (next_buf + 1) % HISI_PTT_NUM_BUFS;
+        }
+    }
+    sts = hisi_rd(&p, A_TRACE_WR_STS);
+    g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, next_buf);
+    for (uint32_t off = 0; off < FIELD_EX32(sts, TRACE_WR_STS, WRITE);
+         off += REC8_SIZE) {
+        ptt_check_record(&c, &p, BUF_ADDR(next_buf) + off);
+    }
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "lost-tlps"), ==, 0);
+    g_assert_cmpuint(c.n, ==, 3);
+    for (unsigned i = 0; i < c.changes; i++) {
+        g_test_message("change at %" PRId64 " ns: %u streams", c.change[i],
+                       c.at_change[i]);
+        g_assert_cmpuint(c.at_change[i], <, c.n);
+    }
+    hisi_fini(&p);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1062,6 +1365,8 @@ int main(int argc, char **argv)
                    test_masked_buffer_msi_on_unmask);
     qtest_add_func("/hisi-ptt/filter-root-port", test_filter_root_port);
     qtest_add_func("/hisi-ptt/filter-requester", test_filter_requester);
+    qtest_add_func("/hisi-ptt/filter-requester-id", test_filter_requester_id);
+    qtest_add_func("/hisi-ptt/outbound-one-type", test_outbound_one_type);
     qtest_add_func("/hisi-ptt/no-type-traces-nothing",
                    test_no_type_traces_nothing);
     qtest_add_func("/hisi-ptt/8dw-direction-0-traces-nothing",
@@ -1094,6 +1399,9 @@ int main(int argc, char **argv)
                    test_traffic_bad_burst_refused);
     qtest_add_func("/hisi-ptt/traffic-deterministic",
                    test_traffic_deterministic);
+    qtest_add_func("/hisi-ptt/tune-scope-own-core", test_tune_scope_own_core);
+    qtest_add_func("/hisi-ptt/traffic-changes-keep-phase",
+                   test_traffic_changes_keep_phase);
     qtest_add_func("/hisi-ptt/fault-tuning-busy", test_fault_tuning_busy);
     qtest_add_func("/hisi-ptt/fault-dma-fails", test_fault_dma_fails);
     qtest_add_func("/hisi-ptt/fault-trace-busy", test_fault_trace_busy);

@@ -52,17 +52,22 @@ static void make_endpoint(TrafficStream *s, uint64_t mmio_base)
                                    mmio_base, 0x4000, &neutral, 0);
 }
 
-/* What event @code with filter @f counts of @s in [t0, t1) */
-static PciePmuSums count(uint16_t code, const PciePmuFilter *f,
+/*
+ * What event @code with filter @f counts of @s in [t0, t1): the part of
+ * @f the event honours, as the device applies it.
+ */
+static PciePmuSums count(uint16_t code, const PciePmuFilter *filter,
                          const TrafficStream *s, int64_t t0, int64_t t1)
 {
     const PciePmuEvent *ev = model_pcie_pmu_event(code);
     PciePmuSums sums = { 0 };
+    PciePmuFilter f;
 
     g_assert_nonnull(ev);
+    f = model_pcie_pmu_event_filter(ev, *filter);
     for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
         if (model_pcie_pmu_stream_matches(ev, &s[i])) {
-            model_pcie_pmu_stream_sums(&s[i], f,
+            model_pcie_pmu_stream_sums(&s[i], &f,
                                        model_traffic_count_before(&s[i].flow,
                                                                   t0),
                                        model_traffic_count_before(&s[i].flow,
@@ -77,7 +82,7 @@ static const PciePmuFilter both = { .len_mode = PCIE_PMU_LEN_BOTH };
 /*
  * The Linux 6.12 driver's events (hisi_pcie_pmu.c) over 1 ms of the test
  * profile: TLPs per ms, times (payload + header DWs) * 4 bytes, or times
- * the stream's latency.
+ * the stream's latency. Memory read requests carry no payload.
  */
 static const struct {
     const char *name;
@@ -94,12 +99,12 @@ static const struct {
     /* the CPU's reads of its BAR */
     { "tx_mrd_latency", 0x0011, true, 13, 0, 13 * 1200 },
     { "rx_mwr_flux", 0x0104, false, 300, 300 * (16 + 4) * 4, 0 },
-    { "rx_mrd_flux", 0x0804, false, 110, 110 * (8 + 4) * 4, 0 },
+    { "rx_mrd_flux", 0x0804, false, 110, 110 * 4 * 4, 0 },
     /* completions of the CPU's reads (CPL A) and of peer reads (CPL B) */
     { "rx_cpl_flux", 0x2004, false, 17 + 5,
       17 * (2 + 3) * 4 + 5 * (4 + 3) * 4, 0 },
     { "tx_mwr_flux", 0x0105, false, 23, 23 * (1 + 3) * 4, 0 },
-    { "tx_mrd_flux", 0x0405, false, 13, 13 * (1 + 3) * 4, 0 },
+    { "tx_mrd_flux", 0x0405, false, 13, 13 * 3 * 4, 0 },
     /* completions of the endpoint's DMA reads */
     { "tx_cpl_flux", 0x1005, false, 120, 120 * (8 + 3) * 4, 0 },
 };
@@ -172,6 +177,16 @@ static void test_len_mode(void)
     /* completions carry no address: 3DW whatever the BAR */
     g_assert_cmpuint(count(0x2004, &header, s64, T0, T1).bytes, ==,
                      (17 + 5) * 3 * 4);
+    /* a memory read request is a header alone: no payload to count */
+    g_assert_cmpuint(count(0x0804, &payload, s32, T0, T1).bytes, ==, 0);
+    g_assert_cmpuint(count(0x0405, &payload, s64, T0, T1).bytes, ==, 0);
+    g_assert_cmpuint(count(0x0804, &header, s32, T0, T1).bytes, ==,
+                     110 * 4 * 4);
+    g_assert_cmpuint(count(0x0804, &both, s32, T0, T1).bytes, ==,
+                     110 * 4 * 4);
+    /* the completions of those reads carry the data */
+    g_assert_cmpuint(count(0x1005, &payload, s32, T0, T1).bytes, ==,
+                     120 * 8 * 4);
     for (size_t i = 0; i < G_N_ELEMENTS(driver_events); i++) {
         uint16_t code = driver_events[i].code;
 
@@ -206,21 +221,55 @@ static void test_threshold_edges(void)
     g_assert_cmpuint(count(0x0104, &below_16, s, T0, T1).tlps, ==, 0);
     g_assert_cmpuint(count(0x0104, &below_16, s, T0, T1).bytes, ==, 0);
     g_assert_cmpuint(count(0x0104, &at_least_32, s, T0, T1).tlps, ==, 0);
-    /* latency events too: the filtered TLPs add no delay */
-    g_assert_cmpuint(count(0x0010, &below_16, s, T0, T1).delay_ns, ==, 0);
+    /* latency events have no threshold: every TLP adds its delay */
+    g_assert_cmpuint(count(0x0010, &below_16, s, T0, T1).delay_ns, ==,
+                     300 * 600);
+    g_assert_cmpuint(count(0x0010, &below_16, s, T0, T1).tlps, ==, 300);
     g_assert_cmpuint(count(0x0010, &at_least_16, s, T0, T1).delay_ns, ==,
                      300 * 600);
 }
 
-static TrafficStream stream(uint16_t min, uint16_t max, uint64_t addr)
+/*
+ * hisi-pcie-pmu.rst: the trigger and the threshold "can only be used in
+ * bandwidth events"; latency events ignore them, bandwidth events keep
+ * them, and both keep len_mode.
+ */
+static void test_latency_ignores_filters(void)
+{
+    PciePmuFilter f = {
+        .thr_en = true, .thr_below = true, .thr_len = 3,
+        .trig_en = true, .trig_below = true, .trig_len = 2,
+        .len_mode = PCIE_PMU_LEN_PAYLOAD,
+    };
+    PciePmuFilter lat = model_pcie_pmu_event_filter(model_pcie_pmu_event(
+                                                        0x0010), f);
+    PciePmuFilter bw = model_pcie_pmu_event_filter(model_pcie_pmu_event(
+                                                       0x0104), f);
+
+    g_assert_false(lat.thr_en);
+    g_assert_false(lat.trig_en);
+    g_assert_cmpuint(lat.len_mode, ==, PCIE_PMU_LEN_PAYLOAD);
+    g_assert_true(bw.thr_en && bw.thr_below && bw.thr_len == 3);
+    g_assert_true(bw.trig_en && bw.trig_below && bw.trig_len == 2);
+    g_assert_cmpuint(bw.len_mode, ==, PCIE_PMU_LEN_PAYLOAD);
+}
+
+static TrafficStream stream_of(TrafficKind kind, uint16_t min, uint16_t max,
+                               uint64_t addr)
 {
     TrafficStream s = {
-        .dir = TRAFFIC_INBOUND, .kind = TRAFFIC_POSTED,
+        .dir = TRAFFIC_INBOUND, .kind = kind,
         .addr_base = addr, .addr_window = 4096, .latency_ns = 700,
     };
 
     model_traffic_stream_init(&s, 3, 1000, 0, min, max);
     return s;
+}
+
+/* Inbound memory writes */
+static TrafficStream stream(uint16_t min, uint16_t max, uint64_t addr)
+{
+    return stream_of(TRAFFIC_POSTED, min, max, addr);
 }
 
 /* Brute force over [k0, k1) for comparison */
@@ -238,8 +287,14 @@ static PciePmuSums brute(const TrafficStream *s, const PciePmuFilter *f,
         }
         sums.tlps++;
         sums.delay_ns += s->latency_ns;
-        sums.bytes += (f->len_mode & PCIE_PMU_LEN_PAYLOAD ? len * 4 : 0) +
-                      (f->len_mode & PCIE_PMU_LEN_HEADER ? header_dw * 4 : 0);
+        /* a read request's length is what it reads, not its payload */
+        if (s->kind != TRAFFIC_NON_POSTED &&
+            (f->len_mode & PCIE_PMU_LEN_PAYLOAD)) {
+            sums.bytes += len * 4;
+        }
+        if (f->len_mode & PCIE_PMU_LEN_HEADER) {
+            sums.bytes += header_dw * 4;
+        }
     }
     return sums;
 }
@@ -248,6 +303,8 @@ static void test_sums(void)
 {
     TrafficStream s64 = stream(1, 40, 0x100000000ull);
     TrafficStream s32 = stream(1, 40, 0x10000000);
+    TrafficStream reads = stream_of(TRAFFIC_NON_POSTED, 1, 40,
+                                    0x100000000ull);
     GRand *r = g_rand_new_with_seed(5);
 
     for (int i = 0; i < 500; i++) {
@@ -259,9 +316,9 @@ static void test_sums(void)
         };
         uint64_t k0 = g_rand_int_range(r, 0, 100000);
         uint64_t k1 = k0 + g_rand_int_range(r, 0, 300);
-        bool wide = i & 1;
-        const TrafficStream *s = wide ? &s64 : &s32;
-        PciePmuSums got = { 0 }, want = brute(s, &f, k0, k1, wide ? 4 : 3);
+        const TrafficStream *s = i % 3 == 2 ? &reads : i & 1 ? &s64 : &s32;
+        PciePmuSums got = { 0 };
+        PciePmuSums want = brute(s, &f, k0, k1, s->addr_base >> 32 ? 4 : 3);
 
         model_pcie_pmu_stream_sums(s, &f, k0, k1, &got);
         g_assert_cmpuint(got.tlps, ==, want.tlps);
@@ -305,6 +362,8 @@ int main(int argc, char **argv)
     g_test_add_func("/pcie-pmu/unknown-codes", test_unknown_codes);
     g_test_add_func("/pcie-pmu/len-mode", test_len_mode);
     g_test_add_func("/pcie-pmu/threshold-edges", test_threshold_edges);
+    g_test_add_func("/pcie-pmu/latency-ignores-filters",
+                    test_latency_ignores_filters);
     g_test_add_func("/pcie-pmu/sums", test_sums);
     g_test_add_func("/pcie-pmu/trigger", test_trigger);
     return g_test_run();

@@ -190,8 +190,11 @@ static void test_selects(void)
             for (unsigned types = 0; types <= PTT_TYPE_ALL; types++) {
                 for (int c = 0; c < CLASSES; c++) {
                     TrafficStream s = stream_of_class(c);
+                    /* outbound takes one type: with more, none */
+                    bool one_type = types && !(types & (types - 1));
                     bool want = (fmt ? selects_8dw : selects_4dw)[dir][c] &&
-                                (types & type_bit(c));
+                                (types & type_bit(c)) &&
+                                (c < OUT_P || one_type);
 
                     g_assert_cmpint(model_ptt_selects(dir, types, fmt, &s), ==,
                                     want);
@@ -205,6 +208,64 @@ static void test_selects(void)
         g_assert_true(model_ptt_direction_valid(dir, true));
     }
     g_assert_false(model_ptt_direction_valid(4, false));
+}
+
+/*
+ * Outbound TLPs with more than one type selected: none traced (hisi-ptt.rst
+ * "can only specify one when tracing outbound TLP headers"); inbound ones
+ * of those types still are.
+ */
+static void test_outbound_one_type(void)
+{
+    TrafficStream out_p = stream_of_class(OUT_P);
+    TrafficStream in_p = stream_of_class(IN_P);
+
+    g_assert_true(model_ptt_selects(1, PTT_TYPE_P, false, &out_p));
+    g_assert_false(model_ptt_selects(1, PTT_TYPE_P | PTT_TYPE_NP, false,
+                                     &out_p));
+    g_assert_false(model_ptt_selects(1, PTT_TYPE_ALL, true, &out_p));
+    g_assert_false(model_ptt_selects(2, PTT_TYPE_ALL, false, &out_p));
+    g_assert_true(model_ptt_selects(2, PTT_TYPE_ALL, false, &in_p));
+    g_assert_true(model_ptt_outbound_types_valid(PTT_TYPE_CPL));
+    g_assert_false(model_ptt_outbound_types_valid(0));
+    g_assert_false(model_ptt_outbound_types_valid(PTT_TYPE_P | PTT_TYPE_CPL));
+    for (unsigned dir = 0; dir < 4; dir++) {
+        g_assert_cmpint(model_ptt_direction_outbound(dir, false), ==,
+                        selects_4dw[dir][OUT_P]);
+        g_assert_cmpint(model_ptt_direction_outbound(dir, true), ==,
+                        selects_8dw[dir][OUT_P]);
+    }
+}
+
+/*
+ * model_traffic_requester() is the Requester ID of every TLP of the
+ * stream, as its header carries it: DW1[31:16] of a request, DW2[31:16]
+ * of a completion.
+ */
+static void test_requester_of_streams(void)
+{
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning tune = TRAFFIC_TUNING_RESET;
+    unsigned by_endpoint = 0;
+
+    model_traffic_profile_default(spec);
+    model_traffic_endpoint_streams(s, 9, spec, 0x0100, 0x0080, 0x10000000,
+                                   0x4000, &tune, 0);
+    for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        for (uint64_t k = 0; k < 40; k++) {
+            PcieTlp t;
+            bool cpl;
+
+            model_traffic_tlp(&s[i], k, &t);
+            cpl = model_pcie_tlp_type(&t) == TLP_TYPE_CPL;
+            g_assert_cmphex((cpl ? t.dw[2] : t.dw[1]) >> 16, ==,
+                            model_traffic_requester(&s[i]));
+        }
+        by_endpoint += model_traffic_requester(&s[i]) == 0x0100;
+    }
+    /* DMA writes, reads and their completions; not the CPU's MMIO */
+    g_assert_cmpuint(by_endpoint, ==, 3);
 }
 
 /*
@@ -377,6 +438,9 @@ int main(int argc, char **argv)
     g_test_add_func("/ptt-record/8dw", test_record_8dw);
     g_test_add_func("/ptt-record/4dw", test_record_4dw);
     g_test_add_func("/ptt-record/selects", test_selects);
+    g_test_add_func("/ptt-record/outbound-one-type", test_outbound_one_type);
+    g_test_add_func("/ptt-record/requester-of-streams",
+                    test_requester_of_streams);
     g_test_add_func("/ptt-trace/matches-records", test_trace_matches_records);
     g_test_add_func("/ptt-trace/epochs-and-wraps", test_trace_epochs_and_wraps);
     return g_test_run();

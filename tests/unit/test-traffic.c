@@ -173,6 +173,107 @@ static void test_set_rate_continuous(void)
 }
 
 /*
+ * A rate change keeps the phase: the next event keeps the share of its
+ * interval already run, so changing the rates of several streams at one
+ * instant does not line their next events up at that instant; and a
+ * change to the same rate changes nothing at all.
+ */
+static void test_set_rate_keeps_phase(void)
+{
+    static const uint64_t rates[] = { 200000, 100000, 30000, 7000, 5000 };
+    TrafficStream s[G_N_ELEMENTS(rates)];
+    int64_t change = 1234567;
+    unsigned at_change = 0;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(rates); i++) {
+        TrafficFlow same;
+        uint64_t k;
+        int64_t next;
+
+        s[i] = make_stream(rates[i], 0, 1, 1, 0);
+        same = s[i].flow;
+        model_traffic_set_rate(&same, rates[i], change);
+        g_assert_true(memcmp(&same, &s[i].flow, sizeof(same)) == 0);
+
+        k = model_traffic_count_before(&s[i].flow, change);
+        next = model_traffic_time(&s[i].flow, k);
+        model_traffic_set_rate(&s[i].flow, rates[i] * 2, change);
+        g_assert_cmpuint(model_traffic_count_before(&s[i].flow, change), ==,
+                         k);
+        /* half the time left at twice the rate, give or take a ns */
+        g_assert_cmpint(model_traffic_time(&s[i].flow, k) - change, >=,
+                        (next - change) / 2 - 1);
+        g_assert_cmpint(model_traffic_time(&s[i].flow, k) - change, <=,
+                        (next - change + 1) / 2 + 1);
+        at_change += model_traffic_time(&s[i].flow, k) == change;
+    }
+    g_assert_cmpuint(at_change, <, G_N_ELEMENTS(rates));
+}
+
+/*
+ * Paused (rate 0) and resumed, a flow goes on where it stopped: the time
+ * left to the next event then is the time left after the resume.
+ */
+static void test_pause_keeps_phase(void)
+{
+    TrafficStream s = make_stream(3000, 0, 1, 1, 0);
+    int64_t pause = 1000000 + 123, resume = 5000000;
+    uint64_t k = model_traffic_count_before(&s.flow, pause);
+    int64_t left = model_traffic_time(&s.flow, k) - pause;
+
+    model_traffic_set_rate(&s.flow, 0, pause);
+    g_assert_cmpuint(model_traffic_count_before(&s.flow, resume), ==, k);
+    model_traffic_set_rate(&s.flow, 3000, resume);
+    g_assert_cmpint(model_traffic_time(&s.flow, k), >=, resume + left - 1);
+    g_assert_cmpint(model_traffic_time(&s.flow, k), <=, resume + left + 1);
+    /* then the rate as before: 3000 per second */
+    g_assert_cmpuint(model_traffic_count_before(&s.flow, resume + 1000000000) -
+                     k, ==, 3000);
+}
+
+/*
+ * Many changes at odd times: counts stay linear (each segment holds its
+ * rate times its length, within one event), the TLP numbers go on, the
+ * merge walks the flows exactly as count_before and time give them, and
+ * the same changes give the same flows (determinism).
+ */
+static void test_changes_linear(void)
+{
+    GRand *r = g_rand_new_with_seed(7);
+    TrafficStream s = make_stream(200000, 0, 1, 1, 0);
+    TrafficStream again = s;
+    int64_t t = 0;
+
+    for (int i = 0; i < 1000; i++) {
+        uint64_t rate = g_rand_int_range(r, 0, 4) ? 1000 *
+                        g_rand_int_range(r, 1, 400) : 0;
+        int64_t len = g_rand_int_range(r, 1, 1 << 22);
+        uint64_t k0 = model_traffic_count_before(&s.flow, t);
+        uint64_t k1;
+        TrafficMerge m;
+        uint32_t stream;
+        uint64_t k;
+
+        model_traffic_set_rate(&s.flow, rate, t);
+        model_traffic_set_rate(&again.flow, rate, t);
+        g_assert_cmpuint(model_traffic_count_before(&s.flow, t), ==, k0);
+        k1 = model_traffic_count_before(&s.flow, t + len);
+        g_assert_cmpuint(k1 - k0, <=, (uint64_t)len * rate / 1000000000 + 1);
+        g_assert_cmpuint(k1 - k0 + 1, >=, (uint64_t)len * rate / 1000000000);
+        model_traffic_merge_start(&m, &s, 1, t);
+        for (uint64_t want = k0; want < k1; want++) {
+            g_assert_cmpint(model_traffic_merge_peek(&m), ==,
+                            model_traffic_time(&s.flow, want));
+            model_traffic_merge_pop(&m, &stream, &k);
+            g_assert_cmpuint(k, ==, want);
+        }
+        t += len;
+    }
+    g_assert_true(memcmp(&s, &again, sizeof(s)) == 0);
+    g_rand_free(r);
+}
+
+/*
  * The default profile under tuning: QoS weight w of an outbound kind
  * scales its rate by 2^w / 2, the buffer level l of a direction its
  * latency by (4 - l) / 3 (docs/traffic.md). Each case gives the kinds and
@@ -438,6 +539,9 @@ int main(int argc, char **argv)
     g_test_add_func("/traffic/lengths", test_lengths);
     g_test_add_func("/traffic/tlp-pure", test_tlp_pure);
     g_test_add_func("/traffic/set-rate-continuous", test_set_rate_continuous);
+    g_test_add_func("/traffic/set-rate-keeps-phase", test_set_rate_keeps_phase);
+    g_test_add_func("/traffic/pause-keeps-phase", test_pause_keeps_phase);
+    g_test_add_func("/traffic/changes-linear", test_changes_linear);
     g_test_add_func("/traffic/endpoint-profile", test_endpoint_profile);
     g_test_add_func("/traffic/merge", test_merge);
     g_test_add_func("/traffic/period", test_period);

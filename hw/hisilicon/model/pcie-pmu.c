@@ -36,6 +36,16 @@ const PciePmuEvent *model_pcie_pmu_event(uint16_t code)
     return NULL;
 }
 
+PciePmuFilter model_pcie_pmu_event_filter(const PciePmuEvent *ev,
+                                          PciePmuFilter f)
+{
+    if (ev->latency) {
+        f.thr_en = false;
+        f.trig_en = false;
+    }
+    return f;
+}
+
 bool model_pcie_pmu_stream_matches(const PciePmuEvent *ev,
                                    const TrafficStream *s)
 {
@@ -100,7 +110,8 @@ void model_pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
     dw = d1 - d0;
     sums->tlps += tlps;
     sums->delay_ns += tlps * s->latency_ns;
-    if (f->len_mode & PCIE_PMU_LEN_PAYLOAD) {
+    if ((f->len_mode & PCIE_PMU_LEN_PAYLOAD) &&
+        s->kind != TRAFFIC_NON_POSTED) {
         sums->bytes += dw * 4;
     }
     if (f->len_mode & PCIE_PMU_LEN_HEADER) {

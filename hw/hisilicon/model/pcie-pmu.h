@@ -3,12 +3,13 @@
  * (Documentation/admin-guide/perf/hisi-pcie-pmu.rst, Linux 6.12).
  *
  * Events come in pairs read from one hardware counter: latency events count
- * the summed delay (ns) of the selected TLPs in CNT and their number in
- * EXT_CNT; bandwidth events count the flux (bytes of the TLP parts len_mode
- * selects) in CNT and the time (ns) in EXT_CNT. Thresholds (count only TLPs
- * of length >= or < 2^thr_len DW) and triggers (count from the first TLP
+ * the summed delay of the selected TLPs in CNT and their number in EXT_CNT;
+ * bandwidth events count the flux (bytes of the TLP parts len_mode selects)
+ * in CNT and the time in EXT_CNT. Delays and times are sums in ns here; the
+ * device counts them as cycles of its clock. Thresholds (count only TLPs of
+ * length >= or < 2^thr_len DW) and triggers (count from the first TLP
  * longer or shorter than 2^trig_len DW on) act on lengths, whose per-stream
- * pattern keeps every sum O(1).
+ * pattern keeps every sum O(1); they apply to bandwidth events only.
  *
  * Plain C with no QEMU headers: the host unit tests use it.
  *
@@ -54,11 +55,23 @@ typedef struct PciePmuSums {
     uint64_t delay_ns;
 } PciePmuSums;
 
+/*
+ * The part of @f event @ev honours: hisi-pcie-pmu.rst says of the trigger
+ * and the threshold "This filter can only be used in bandwidth events", so
+ * latency events count as if neither were set.
+ */
+PciePmuFilter model_pcie_pmu_event_filter(const PciePmuEvent *ev,
+                                          PciePmuFilter f);
+
 /* Whether stream @s carries the TLPs of @ev */
 bool model_pcie_pmu_stream_matches(const PciePmuEvent *ev,
                                    const TrafficStream *s);
 
-/* Add the sums of TLPs [k0, k1) of @s that pass the threshold to @sums. */
+/*
+ * Add the sums of TLPs [k0, k1) of @s that pass the threshold to @sums.
+ * A memory read request carries no payload: its Length (the length read)
+ * counts for the threshold and the trigger, not as payload bytes.
+ */
 void model_pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
                                 uint64_t k0, uint64_t k1, PciePmuSums *sums);
 

@@ -64,7 +64,8 @@ bool model_ptt_selects(unsigned rxtx, unsigned types, bool format_8dw,
     bool in_a = !out && cpl && !s->cpl_b;
     bool dir_ok;
 
-    if (!(types & ptt_type_bit(s->kind))) {
+    if (!(types & ptt_type_bit(s->kind)) ||
+        (out && !model_ptt_outbound_types_valid(types))) {
         return false;
     }
     if (format_8dw) {

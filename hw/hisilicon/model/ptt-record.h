@@ -47,12 +47,32 @@ static inline bool model_ptt_direction_valid(unsigned rxtx, bool format_8dw)
     return rxtx <= 3 && !(format_8dw && rxtx == 0);
 }
 
+/* Whether direction @rxtx traces outbound TLPs (see model_ptt_selects) */
+static inline bool model_ptt_direction_outbound(unsigned rxtx, bool format_8dw)
+{
+    return format_8dw ? rxtx == 1 : rxtx >= 1 && rxtx <= 3;
+}
+
+/*
+ * Whether @types selects one type, as outbound traces need: hisi-ptt.rst
+ * "You can specify multiple types when tracing inbound TLP headers, but can
+ * only specify one when tracing outbound TLP headers."
+ */
+static inline bool model_ptt_outbound_types_valid(unsigned types)
+{
+    types &= PTT_TYPE_ALL;
+    return types && !(types & (types - 1));
+}
+
 /*
  * Whether TRACE_CTRL's RXTX_SEL @rxtx and TYPE_SEL @types trace a TLP of
  * stream @s, in the 4DW or 8DW meaning of the direction:
  *   4DW 0: inbound P/NP/CPL   1: outbound P/NP/CPL
  *       2: outbound + inbound P/NP/CPL B   3: outbound + inbound CPL A
  *   8DW 0: reserved   1: outbound   2: inbound P/NP/CPL B   3: inbound CPL A
+ * Outbound TLPs are traced only when @types selects one type: the outbound
+ * side matches a TLP's type against the one selected, so with more than one
+ * no outbound TLP matches (the driver passes such a setting on).
  */
 bool model_ptt_selects(unsigned rxtx, unsigned types, bool format_8dw,
                        const TrafficStream *s);

@@ -209,7 +209,7 @@ void model_traffic_merge_start(TrafficMerge *m, const TrafficStream *streams,
         if (!s->rate) {
             continue;
         }
-        num = (u128)(k - s->epoch_k) * TRAFFIC_NS_PER_S;
+        num = (u128)(k - s->epoch_k) * TRAFFIC_NS_PER_S + s->epoch_left;
         if (num / s->rate >= (u128)TRAFFIC_NEVER) {
             continue;
         }
@@ -249,4 +249,11 @@ void model_traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k)
     if (m->n) {
         sift_down(m, 0);
     }
+}
+
+uint16_t model_traffic_requester(const TrafficStream *s)
+{
+    bool in = s->dir == TRAFFIC_INBOUND;
+
+    return in != (s->kind == TRAFFIC_COMPLETION) ? s->endpoint : s->port;
 }

@@ -148,9 +148,9 @@ void model_traffic_endpoint_streams(TrafficStream *out, uint64_t seed,
 #define TRAFFIC_MERGE_MAX 256
 
 /*
- * An item walks one stream without dividing: (k - epoch_k) * 1e9 =
- * q * rate + r, so t(k) = epoch_t + q + (r != 0), and each step adds the
- * stream's 1e9 / rate and 1e9 % rate.
+ * An item walks one stream without dividing: (k - epoch_k) * 1e9 +
+ * epoch_left = q * rate + r, so t(k) = epoch_t + q + (r != 0), and each
+ * step adds the stream's 1e9 / rate and 1e9 % rate.
  */
 typedef struct TrafficMergeItem {
     int64_t t;
@@ -180,5 +180,13 @@ static inline int64_t model_traffic_merge_peek(const TrafficMerge *m)
 
 /* Take the next TLP: its stream and number. Only when peek < NEVER. */
 void model_traffic_merge_pop(TrafficMerge *m, uint32_t *stream, uint64_t *k);
+
+/*
+ * The Requester ID of the TLPs of @s, as model_traffic_tlp() encodes it:
+ * the endpoint for its own requests (inbound P/NP) and for the completions
+ * it receives (outbound CPL); the root port for the CPU's requests to the
+ * endpoint (outbound P/NP) and the completions they get (inbound CPL).
+ */
+uint16_t model_traffic_requester(const TrafficStream *s);
 
 #endif
