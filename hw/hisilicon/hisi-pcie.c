@@ -14,6 +14,7 @@
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
 #include "hisi-pcie.h"
+#include "hisi-traffic.h"
 
 bool hisi_pcie_rciep_init(PCIDevice *pdev, MemoryRegion *bar, Error **errp)
 {
@@ -132,13 +133,21 @@ static void walk_below_port(PCIBus *bus, PCIDevice *d, void *opaque)
     }
 }
 
+/* Is @d one of the root ports whose endpoints @w walks? */
+static bool walked_root_port(EndpointWalk *w, PCIDevice *d)
+{
+    uint16_t bdf = pci_get_bdf(d);
+
+    return pci_is_express(d) &&
+           pcie_cap_get_type(d) == PCI_EXP_TYPE_ROOT_PORT &&
+           bdf >= w->port_min && bdf <= w->port_max;
+}
+
 static void walk_root_bus(PCIBus *bus, PCIDevice *d, void *opaque)
 {
     EndpointWalk *w = opaque;
-    uint16_t bdf = pci_get_bdf(d);
 
-    if (!pci_is_express(d) || pcie_cap_get_type(d) != PCI_EXP_TYPE_ROOT_PORT ||
-        bdf < w->port_min || bdf > w->port_max) {
+    if (!walked_root_port(w, d)) {
         return;
     }
     w->port = d;
@@ -152,8 +161,15 @@ void hisi_pcie_foreach_endpoint(PCIDevice *pdev, uint16_t min, uint16_t max,
     EndpointWalk w = {
         .port_min = min, .port_max = max, .fn = fn, .opaque = opaque,
     };
+    PCIDevice *port;
+    PCIDevice *gone = hisi_traffic_departing(&port);
 
     pci_for_each_device_under_bus(pci_get_bus(pdev), walk_root_bus, &w);
+    /* An endpoint being unplugged, up to its removal */
+    if (gone && port && !IS_PCI_BRIDGE(gone) &&
+        pci_get_bus(port) == pci_get_bus(pdev) && walked_root_port(&w, port)) {
+        fn(gone, port, opaque);
+    }
 }
 
 typedef struct FunctionWalk {
@@ -184,8 +200,15 @@ void hisi_pcie_foreach_function(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque)
 {
     FunctionWalk w = { .min = min, .max = max, .fn = fn, .opaque = opaque };
+    PCIDevice *port;
+    PCIDevice *gone = hisi_traffic_departing(&port);
 
     pci_for_each_device_under_bus(pci_get_bus(pdev), walk_functions, &w);
+    /* A function being unplugged, up to its removal */
+    if (gone && pci_device_root_bus(gone) == pci_get_bus(pdev) &&
+        pci_get_bdf(gone) >= min && pci_get_bdf(gone) <= max) {
+        fn(gone, port, opaque);
+    }
 }
 
 void hisi_pcie_mmio_window(PCIDevice *ep, uint64_t *base, uint32_t *size)

@@ -50,7 +50,9 @@ typedef void HisiPcieEndpointFn(PCIDevice *ep, PCIDevice *port,
 /*
  * Call @fn for every endpoint (non-bridge device) below the root ports on
  * @pdev's bus whose BDF is in [min, max], with its root port, as the
- * topology stands now (hot-plug included, the guest's bus numbers).
+ * topology stands now (hot-plug included, the guest's bus numbers), and
+ * one being unplugged while the traffic's observers account up to its
+ * removal (hisi_traffic_departing(): @fn must not read its configuration).
  */
 void hisi_pcie_foreach_endpoint(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque);
@@ -59,8 +61,9 @@ void hisi_pcie_foreach_endpoint(PCIDevice *pdev, uint16_t min, uint16_t max,
  * Call @fn for every PCI function in @pdev's hierarchy whose BDF is in
  * [min, max], wherever it sits: on the root bus (an RCiEP, or a root port
  * itself; @port NULL) or below a bridge of the root bus (@port that
- * bridge), as the topology stands now. These are the functions a driver
- * finds by BDF in the domain (pci_get_domain_bus_and_slot()).
+ * bridge), as the topology stands now, and one being unplugged, as for
+ * hisi_pcie_foreach_endpoint(). These are the functions a driver finds by
+ * BDF in the domain (pci_get_domain_bus_and_slot()).
  */
 void hisi_pcie_foreach_function(PCIDevice *pdev, uint16_t min, uint16_t max,
                                 HisiPcieEndpointFn *fn, void *opaque);

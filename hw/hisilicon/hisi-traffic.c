@@ -4,8 +4,9 @@
  * One object holds what the traffic is: the seed, the rules that change
  * the built-in per-endpoint profiles (model/traffic-rules.h), whether it
  * is paused (or runs for a burst of a set length), the tuning of each PCIe
- * core (the root ports of one PTT), where each endpoint's streams stand
- * (so that a change goes on from there instead of restarting them), and
+ * core (the root ports of one PTT), where the streams of each endpoint,
+ * NIC function and ring node stand (so that a change goes on from there
+ * instead of restarting them), and
  * the virtual time of the last change. Devices that observe it
  * (hisi-ptt, and the PMUs) get the PCIe streams of each endpoint, the NIC
  * streams of each function, or the ring streams of each CCN node from it,
@@ -25,6 +26,7 @@
 #include "qemu/timer.h"
 #include "qom/object_interfaces.h"
 #include "hw/boards.h"
+#include "hw/pci/pci_bridge.h"
 #include "migration/vmstate.h"
 #include "hisi-traffic.h"
 #include "trace.h"
@@ -49,6 +51,28 @@ typedef struct TrafficEndpoint {
     TrafficPhase phase[TRAFFIC_ENDPOINT_STREAMS];
 } TrafficEndpoint;
 
+/*
+ * Where the NIC streams of PCI function @func below root port @port stand
+ * since the last change, RoCE transmit and receive first, then transmit
+ * and receive of each queue (traffic_nic_phase_index()): for as many
+ * queues as an observer asked for, so that queue q keeps its place
+ * whoever asks for more.
+ */
+typedef struct TrafficNicFunction {
+    uint16_t func;
+    uint16_t port;
+    int64_t plugged;        /* ns: no traffic before (a hot-plug) */
+    int32_t n_phase;
+    TrafficPhase *phase;
+} TrafficNicFunction;
+
+/* Where the streams of ring node @node of @type stand since the last change */
+typedef struct TrafficRingNode {
+    uint8_t node;
+    uint8_t type;
+    TrafficPhase phase[RING_NODE_STREAMS];
+} TrafficRingNode;
+
 struct HisiTraffic {
     Object parent_obj;
 
@@ -64,7 +88,12 @@ struct HisiTraffic {
     int32_t n_cores;
     TrafficEndpoint *eps;       /* the endpoints seen since the start */
     int32_t n_eps;
+    TrafficNicFunction *nics;   /* the NIC functions seen since the start */
+    int32_t n_nics;
+    TrafficRingNode *rings;     /* the ring nodes seen since the start */
+    int32_t n_rings;
     NotifierList change_notifiers;
+    DeviceListener hotplug;     /* PCI functions plugged and unplugged */
 };
 
 static void traffic_notify(HisiTraffic *t, int64_t now, bool done)
@@ -128,6 +157,163 @@ static TrafficEndpoint *traffic_endpoint(HisiTraffic *t, uint16_t ep,
     return e;
 }
 
+/* Where stream @s of a NIC function keeps its phase in TrafficNicFunction */
+static unsigned traffic_nic_phase_index(const NicStream *s)
+{
+    if (s->queue == NIC_QUEUE_NONE) {
+        return s->kind - NIC_ROCE_TX;
+    }
+    return 2 + 2 * s->queue + (s->kind == NIC_RX);
+}
+
+/* How many queues @f holds the phases of */
+static uint16_t traffic_nic_queues(const TrafficNicFunction *f)
+{
+    return (f->n_phase - 2) / 2;
+}
+
+/*
+ * The streams of @f as the settings are now, from where they stand: on
+ * MAC port @mac_port, @queues queues (at most traffic_nic_queues(@f)) on
+ * @tcs traffic classes. Returns how many.
+ */
+static uint32_t traffic_nic_build(HisiTraffic *t, NicStream *out,
+                                  const TrafficNicFunction *f,
+                                  uint8_t mac_port, uint16_t queues,
+                                  uint8_t tcs)
+{
+    NicSpec spec[NIC_KINDS];
+    uint32_t n;
+
+    model_nic_profile_default(spec);
+    model_traffic_rules_apply_nic(&t->rules, f->func, f->port, spec);
+    if (t->paused) {
+        for (int i = 0; i < NIC_KINDS; i++) {
+            spec[i].rate = 0;
+        }
+    }
+    n = model_nic_function_streams(out, t->seed, spec, f->func, mac_port,
+                                   queues, tcs, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        model_traffic_phase_set(&out[i].flow,
+                                &f->phase[traffic_nic_phase_index(&out[i])]);
+    }
+    return n;
+}
+
+/*
+ * The NIC function @func below @port, with the phases of @queues queues at
+ * least. A function or queues not asked for before join with their streams
+ * as they have run since the last change, as before there was this table:
+ * a function plugged in has traffic from its plug on, which is a change.
+ */
+static TrafficNicFunction *traffic_nic_function(HisiTraffic *t, uint16_t func,
+                                                uint16_t port, uint16_t queues)
+{
+    int32_t n_phase = 2 + 2 * queues;
+    TrafficNicFunction *f = NULL;
+
+    for (int i = 0; i < t->n_nics && !f; i++) {
+        if (t->nics[i].func == func && t->nics[i].port == port) {
+            f = &t->nics[i];
+        }
+    }
+    if (!f) {
+        t->nics = g_renew(TrafficNicFunction, t->nics, t->n_nics + 1);
+        f = &t->nics[t->n_nics++];
+        *f = (TrafficNicFunction) { .func = func, .port = port };
+    }
+    if (f->n_phase < n_phase) {
+        f->phase = g_renew(TrafficPhase, f->phase, n_phase);
+        while (f->n_phase < n_phase) {
+            f->phase[f->n_phase++] = (TrafficPhase) {
+                .t = MAX(t->epoch, f->plugged),
+            };
+        }
+    }
+    return f;
+}
+
+/* The streams of the first @n NIC functions, one after another */
+static NicStream *traffic_nic_build_all(HisiTraffic *t, int32_t n)
+{
+    size_t total = 0;
+    NicStream *all;
+
+    for (int i = 0; i < n; i++) {
+        total += t->nics[i].n_phase;
+    }
+    all = g_new(NicStream, total);
+    total = 0;
+    for (int i = 0; i < n; i++) {
+        total += traffic_nic_build(t, &all[total], &t->nics[i], 0,
+                                   traffic_nic_queues(&t->nics[i]), 1);
+    }
+    return all;
+}
+
+/*
+ * Carry the streams of the first @n NIC functions over a change at @now
+ * from @old (traffic_nic_build_all() before the change) to the settings
+ * as they are now.
+ */
+static void traffic_nic_carry(HisiTraffic *t, const NicStream *old,
+                              int32_t n, int64_t now)
+{
+    for (int i = 0; i < n; i++) {
+        TrafficNicFunction *f = &t->nics[i];
+        g_autofree NicStream *cur = g_new(NicStream, f->n_phase);
+        uint32_t streams = traffic_nic_build(t, cur, f, 0,
+                                             traffic_nic_queues(f), 1);
+
+        model_nic_streams_carry(cur, old, streams, now);
+        for (uint32_t j = 0; j < streams; j++) {
+            unsigned at = traffic_nic_phase_index(&cur[j]);
+
+            model_traffic_phase_get(&cur[j].flow, &f->phase[at]);
+        }
+        old += streams;
+    }
+}
+
+/* The streams of ring node @r as the settings are now, from where they stand */
+static void traffic_ring_build(HisiTraffic *t, RingStream *out,
+                               const TrafficRingNode *r)
+{
+    RingSpec spec;
+
+    model_ring_profile_default(r->type, &spec);
+    model_traffic_rules_apply_ring(&t->rules, r->node, &spec);
+    if (t->paused) {
+        memset(&spec, 0, sizeof(spec));
+    }
+    model_ring_node_streams(out, t->seed, &spec, r->node, r->type, 0);
+    model_ring_node_phase_set(out, r->phase);
+}
+
+/*
+ * The ring node @node of @type; one not seen before joins with its streams
+ * as they have run since the last change (as NIC functions do).
+ */
+static TrafficRingNode *traffic_ring_node(HisiTraffic *t, uint8_t node,
+                                          uint8_t type)
+{
+    TrafficRingNode *r;
+
+    for (int i = 0; i < t->n_rings; i++) {
+        if (t->rings[i].node == node && t->rings[i].type == type) {
+            return &t->rings[i];
+        }
+    }
+    t->rings = g_renew(TrafficRingNode, t->rings, t->n_rings + 1);
+    r = &t->rings[t->n_rings++];
+    *r = (TrafficRingNode) { .node = node, .type = type };
+    for (int i = 0; i < RING_NODE_STREAMS; i++) {
+        r->phase[i].t = t->epoch;
+    }
+    return r;
+}
+
 /* Run @apply(@t, @opaque) as a change of the traffic at the current time */
 static void traffic_change(HisiTraffic *t,
                            void (*apply)(HisiTraffic *, const void *),
@@ -135,16 +321,26 @@ static void traffic_change(HisiTraffic *t,
 {
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     g_autofree TrafficStream *old = NULL;
-    int32_t n;
+    g_autofree NicStream *old_nics = NULL;
+    g_autofree RingStream *old_rings = NULL;
+    int32_t n, n_nics, n_rings;
 
     traffic_notify(t, now, false);
-    /* Observers may have met new endpoints while they accounted. */
+    /* Observers may have met new endpoints, functions, nodes meanwhile. */
     n = t->n_eps;
+    n_nics = t->n_nics;
+    n_rings = t->n_rings;
     old = g_new(TrafficStream, n * TRAFFIC_ENDPOINT_STREAMS);
     /* The address windows do not matter here, only the flows. */
     for (int i = 0; i < n; i++) {
         traffic_build(t, &old[i * TRAFFIC_ENDPOINT_STREAMS], &t->eps[i], 0,
                       TRAFFIC_ADDR_STRIDE);
+    }
+    old_nics = traffic_nic_build_all(t, n_nics);
+    old_rings = g_new(RingStream, n_rings * RING_NODE_STREAMS);
+    for (int i = 0; i < n_rings; i++) {
+        traffic_ring_build(t, &old_rings[i * RING_NODE_STREAMS],
+                           &t->rings[i]);
     }
     apply(t, opaque);
     for (int i = 0; i < n; i++) {
@@ -156,6 +352,17 @@ static void traffic_change(HisiTraffic *t,
 
             model_traffic_set_rate(f, cur[j].flow.rate, now);
             model_traffic_phase_get(f, &t->eps[i].phase[j]);
+        }
+    }
+    traffic_nic_carry(t, old_nics, n_nics, now);
+    for (int i = 0; i < n_rings; i++) {
+        TrafficRingNode *r = &t->rings[i];
+        RingStream cur[RING_NODE_STREAMS];
+
+        traffic_ring_build(t, cur, r);
+        model_ring_node_carry(cur, &old_rings[i * RING_NODE_STREAMS], now);
+        for (int j = 0; j < RING_NODE_STREAMS; j++) {
+            model_traffic_phase_get(&cur[j].flow, &r->phase[j]);
         }
     }
     t->epoch = now;
@@ -177,6 +384,120 @@ HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
 void hisi_traffic_remove_change_notifier(Notifier *n)
 {
     notifier_remove(n);
+}
+
+/*
+ * Hot-plug. A PCI function plugged while the machine runs has traffic from
+ * the plug on, and one unplugged has it up to the removal: both are a
+ * change of the traffic at that time (so that hns3-pmu's NIC streams,
+ * which start at the last change, start at the plug too). An endpoint
+ * plugged below a root port starts its streams afresh, TLP 0 at the plug,
+ * before the observers account up to then: they meet it in the topology
+ * already and find nothing of it before now. QEMU tells the listeners of
+ * an unplug once the function has left its bus; the walks of hisi-pcie.c
+ * still report it (hisi_traffic_departing()) while the observers account
+ * up to the removal, so its last interval counts, and its entry goes once
+ * they have rearmed without it: a function plugged later at the same BDF
+ * starts afresh.
+ *
+ * The function being unplugged and the bridge on the root bus above it:
+ * set only during the first half of a change, so never migrated.
+ */
+static PCIDevice *departing, *departing_port;
+
+PCIDevice *hisi_traffic_departing(PCIDevice **port)
+{
+    *port = departing_port;
+    return departing;
+}
+
+/* The bridge on the root bus above @d (a root port); NULL on the root bus */
+static PCIDevice *traffic_top_bridge(PCIDevice *d)
+{
+    PCIDevice *top = NULL;
+    PCIBus *bus = pci_get_bus(d);
+
+    while (!pci_bus_is_root(bus)) {
+        top = pci_bridge_get_device(bus);
+        bus = pci_get_bus(top);
+    }
+    return top;
+}
+
+/* The topology changed: a departing function is gone from now on */
+static void apply_topology(HisiTraffic *t, const void *opaque)
+{
+    departing = NULL;
+    departing_port = NULL;
+}
+
+static void traffic_device_realize(DeviceListener *listener, DeviceState *dev)
+{
+    HisiTraffic *t = container_of(listener, HisiTraffic, hotplug);
+    PCIDevice *d = (PCIDevice *)object_dynamic_cast(OBJECT(dev),
+                                                    TYPE_PCI_DEVICE);
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    TrafficNicFunction *nic;
+    PCIDevice *port;
+
+    /*
+     * Functions there at start-up have had traffic since time 0; those
+     * the listener's registration replays are realized already (the call
+     * for a function being realized comes before dev->realized is set).
+     */
+    if (!d || !phase_check(PHASE_MACHINE_READY) || dev->realized) {
+        return;
+    }
+    port = traffic_top_bridge(d);
+    if (port && !IS_PCI_BRIDGE(d)) {
+        TrafficEndpoint *e = traffic_endpoint(t, pci_get_bdf(d),
+                                              pci_get_bdf(port));
+
+        for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+            e->phase[i] = (TrafficPhase) { .t = now };
+        }
+    }
+    /* As a NIC function (hns3-pmu: port 0 on the root bus) likewise */
+    nic = traffic_nic_function(t, pci_get_bdf(d),
+                               port ? pci_get_bdf(port) : 0, 0);
+    nic->plugged = now;
+    for (int i = 0; i < nic->n_phase; i++) {
+        nic->phase[i] = (TrafficPhase) { .t = now };
+    }
+    traffic_change(t, apply_topology, NULL);
+}
+
+static void traffic_device_unrealize(DeviceListener *listener,
+                                     DeviceState *dev)
+{
+    HisiTraffic *t = container_of(listener, HisiTraffic, hotplug);
+    PCIDevice *d = (PCIDevice *)object_dynamic_cast(OBJECT(dev),
+                                                    TYPE_PCI_DEVICE);
+    PCIDevice *port;
+    uint16_t bdf;
+
+    if (!d) {
+        return;
+    }
+    port = traffic_top_bridge(d);
+    bdf = pci_get_bdf(d);
+    departing = d;
+    departing_port = port;
+    traffic_change(t, apply_topology, NULL);
+    for (int i = 0; port && i < t->n_eps; i++) {
+        if (t->eps[i].ep == bdf && t->eps[i].port == pci_get_bdf(port)) {
+            t->eps[i] = t->eps[--t->n_eps];
+            break;
+        }
+    }
+    for (int i = 0; i < t->n_nics; i++) {
+        if (t->nics[i].func == bdf &&
+            t->nics[i].port == (port ? pci_get_bdf(port) : 0)) {
+            g_free(t->nics[i].phase);
+            t->nics[i] = t->nics[--t->n_nics];
+            break;
+        }
+    }
 }
 
 static void apply_tuning(HisiTraffic *t, const void *opaque)
@@ -219,30 +540,15 @@ uint32_t hisi_traffic_nic_streams(HisiTraffic *t, NicStream *out,
                                   uint8_t mac_port, uint16_t queues,
                                   uint8_t tcs)
 {
-    NicSpec spec[NIC_KINDS];
-
-    model_nic_profile_default(spec);
-    model_traffic_rules_apply_nic(&t->rules, func, port, spec);
-    if (t->paused) {
-        for (int i = 0; i < NIC_KINDS; i++) {
-            spec[i].rate = 0;
-        }
-    }
-    return model_nic_function_streams(out, t->seed, spec, func, mac_port,
-                                      queues, tcs, t->epoch);
+    return traffic_nic_build(t, out,
+                             traffic_nic_function(t, func, port, queues),
+                             mac_port, queues, tcs);
 }
 
 void hisi_traffic_ring_streams(HisiTraffic *t, RingStream *out, uint8_t node,
                                uint8_t type)
 {
-    RingSpec spec;
-
-    model_ring_profile_default(type, &spec);
-    model_traffic_rules_apply_ring(&t->rules, node, &spec);
-    if (t->paused) {
-        memset(&spec, 0, sizeof(spec));
-    }
-    model_ring_node_streams(out, t->seed, &spec, node, type, t->epoch);
+    traffic_ring_build(t, out, traffic_ring_node(t, node, type));
 }
 
 static char *traffic_get_rules(Object *obj, Error **errp)
@@ -370,6 +676,15 @@ static void traffic_get_epoch(Object *obj, Visitor *v, const char *name,
     visit_type_int64(v, name, &HISI_TRAFFIC(obj)->epoch, errp);
 }
 
+static void traffic_free_nics(HisiTraffic *t)
+{
+    for (int i = 0; i < t->n_nics; i++) {
+        g_free(t->nics[i].phase);
+    }
+    g_clear_pointer(&t->nics, g_free);
+    t->n_nics = 0;
+}
+
 static int traffic_pre_load(void *opaque)
 {
     HisiTraffic *t = opaque;
@@ -378,6 +693,9 @@ static int traffic_pre_load(void *opaque)
     g_clear_pointer(&t->eps, g_free);
     t->n_cores = 0;
     t->n_eps = 0;
+    traffic_free_nics(t);
+    g_clear_pointer(&t->rings, g_free);
+    t->n_rings = 0;
     return 0;
 }
 
@@ -390,6 +708,12 @@ static int traffic_post_load(void *opaque, int version_id)
         !model_traffic_rules_parse(&t->rules, t->rules_text, err,
                                    sizeof(err))) {
         return -EINVAL;
+    }
+    for (int i = 0; i < t->n_nics; i++) {
+        /* RoCE's two streams at least */
+        if (t->nics[i].n_phase < 2) {
+            return -EINVAL;
+        }
     }
     return 0;
 }
@@ -450,10 +774,38 @@ static const VMStateDescription vmstate_traffic_endpoint = {
     },
 };
 
+static const VMStateDescription vmstate_traffic_nic_function = {
+    .name = TYPE_HISI_TRAFFIC "/nic-function",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(func, TrafficNicFunction),
+        VMSTATE_UINT16(port, TrafficNicFunction),
+        VMSTATE_INT64(plugged, TrafficNicFunction),
+        VMSTATE_INT32(n_phase, TrafficNicFunction),
+        VMSTATE_STRUCT_VARRAY_ALLOC(phase, TrafficNicFunction, n_phase, 1,
+                                    vmstate_traffic_phase, TrafficPhase),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_traffic_ring_node = {
+    .name = TYPE_HISI_TRAFFIC "/ring-node",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT8(node, TrafficRingNode),
+        VMSTATE_UINT8(type, TrafficRingNode),
+        VMSTATE_STRUCT_ARRAY(phase, TrafficRingNode, RING_NODE_STREAMS, 1,
+                             vmstate_traffic_phase, TrafficPhase),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 static const VMStateDescription vmstate_hisi_traffic = {
     .name = TYPE_HISI_TRAFFIC,
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .pre_load = traffic_pre_load,
     .post_load = traffic_post_load,
     .fields = (const VMStateField[]) {
@@ -470,6 +822,14 @@ static const VMStateDescription vmstate_hisi_traffic = {
         VMSTATE_STRUCT_VARRAY_ALLOC(eps, HisiTraffic, n_eps, 1,
                                     vmstate_traffic_endpoint,
                                     TrafficEndpoint),
+        VMSTATE_INT32(n_nics, HisiTraffic),
+        VMSTATE_STRUCT_VARRAY_ALLOC(nics, HisiTraffic, n_nics, 1,
+                                    vmstate_traffic_nic_function,
+                                    TrafficNicFunction),
+        VMSTATE_INT32(n_rings, HisiTraffic),
+        VMSTATE_STRUCT_VARRAY_ALLOC(rings, HisiTraffic, n_rings, 1,
+                                    vmstate_traffic_ring_node,
+                                    TrafficRingNode),
         VMSTATE_END_OF_LIST()
     },
     .subsections = (const VMStateDescription * const []) {
@@ -493,6 +853,9 @@ static void traffic_complete(UserCreatable *uc, Error **errp)
     HisiTraffic *t = HISI_TRAFFIC(uc);
 
     vmstate_register_any(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
+    t->hotplug.realize = traffic_device_realize;
+    t->hotplug.unrealize = traffic_device_unrealize;
+    device_listener_register(&t->hotplug);
 }
 
 static void traffic_instance_finalize(Object *obj)
@@ -500,10 +863,15 @@ static void traffic_instance_finalize(Object *obj)
     HisiTraffic *t = HISI_TRAFFIC(obj);
 
     vmstate_unregister(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
+    if (t->hotplug.realize) {
+        device_listener_unregister(&t->hotplug);
+    }
     timer_free(t->burst_timer);
     g_free(t->rules_text);
     g_free(t->cores);
     g_free(t->eps);
+    traffic_free_nics(t);
+    g_free(t->rings);
 }
 
 HisiTraffic *hisi_traffic_default(void)

@@ -38,6 +38,15 @@ HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
 void hisi_traffic_remove_change_notifier(Notifier *n);
 
 /*
+ * The PCI function being hot-unplugged, while the observers account for
+ * the traffic up to its removal (QEMU has taken it off its bus already),
+ * with the bridge on the root bus above it in @port (NULL on the root
+ * bus); NULL otherwise. Its configuration space is gone: only its BDF,
+ * type and BARs may be read.
+ */
+PCIDevice *hisi_traffic_departing(PCIDevice **port);
+
+/*
  * The tuning of the PCIe core whose root ports are [port_min, port_max],
  * set by the PTT of that core: it shapes the traffic of the endpoints
  * below those ports only (the others keep theirs).

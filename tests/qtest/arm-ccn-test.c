@@ -783,6 +783,100 @@ static void test_counter_on_missing_xp(void)
     qtest_quit(qts);
 }
 
+/* A stream's rate from time @from on */
+typedef struct RatePiece {
+    int64_t from;
+    uint64_t rate;
+} RatePiece;
+
+/*
+ * Flits in [0, @t) of a stream whose rate went as @pieces say (the first
+ * from 0, at a rate > 0), in closed form: flit k comes at the first ns by
+ * which the sum of rate x time over the pieces reaches k x 1e9.
+ */
+static uint64_t closed_form_flits(const RatePiece *pieces, unsigned n,
+                                  int64_t t)
+{
+    unsigned __int128 work = 0;
+
+    for (unsigned i = 0; i < n; i++) {
+        int64_t end = i + 1 < n ? MIN(pieces[i + 1].from, t - 1) : t - 1;
+
+        if (end > pieces[i].from) {
+            work += (unsigned __int128)pieces[i].rate *
+                    (uint64_t)(end - pieces[i].from);
+        }
+    }
+    return work / 1000000000u + 1;
+}
+
+/* Only HN-F 2 receives requests, at @rate: qom-set of the rules */
+static void ccn_set_hnf2_rate(QTestState *qts, uint64_t rate)
+{
+    g_autofree char *rules = g_strdup_printf("stream=ring-all,rate=0;"
+                                             "node=2,stream=ring-req-rx,"
+                                             "rate=%" PRIu64, rate);
+
+    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}", rules);
+}
+
+/*
+ * Rule changes (QMP) keep each stream's phase: HN-F 2's requests counted
+ * across several of them, a pause among them, are linear (each interval
+ * at its rate, no extra flit per change); its memory requests stay its
+ * misses throughout: hnf_mc_reqs, a watchpoint on its sent requests and
+ * the ring's REQ flits at XP 0 on bus 1 (its way to the SN-Fs' XP 10)
+ * agree.
+ */
+static void test_rule_changes_linear(void)
+{
+    g_autofree char *rules = hisi_opt_escape("stream=ring-all,rate=0;"
+                                             "node=2,stream=ring-req-rx,"
+                                             "rate=2000000");
+    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
+                                               rules);
+    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    /* after each wait, HN-F 2's new request rate */
+    static const struct {
+        int64_t wait_ns;
+        uint64_t rate;
+    } changes[] = {
+        { 1000003, 6000000 }, { 700009, 0 }, { 400007, 1400000 },
+        { 1400011, HNF_RATE },
+    };
+    RatePiece pieces[ARRAY_SIZE(changes) + 1] = { { 0, HNF_RATE } };
+    int64_t start, now;
+    uint32_t mc_reqs;
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, HNF2_XP);
+    ccn_xp_dt_enable(qts, 0);
+    start = qtest_clock_step(qts, 123457);
+    ccn_wr(qts, HNF2_REGION, A_NODE_PMU_EVENT_SEL,
+           HNF_POCQ_REQS_RECVD | HNF_MC_REQS << NODE_PMU_EVENT_SEL_BITS);
+    ccn_counter_select(qts, 0, HNF2_XP, DT_CONFIG_NODE);
+    ccn_counter_select(qts, 1, HNF2_XP, DT_CONFIG_NODE + 1);
+    ccn_watch_any(qts, HNF2_XP, 1, 0, DIR_TX, VC_REQ);
+    ccn_counter_select(qts, 2, HNF2_XP, DT_CONFIG_WP0 + 1);
+    ccn_count_xp_flits(qts, 3, 0, 0, VC_REQ, 1);
+    for (int i = 0; i < ARRAY_SIZE(changes); i++) {
+        now = qtest_clock_step(qts, changes[i].wait_ns);
+        ccn_set_hnf2_rate(qts, changes[i].rate);
+        pieces[i + 1] = (RatePiece) { now, changes[i].rate };
+    }
+    now = qtest_clock_step(qts, 1500013);
+    g_assert_cmpuint(ccn_counter(qts, 0), ==,
+                     closed_form_flits(pieces, ARRAY_SIZE(pieces), now) -
+                     closed_form_flits(pieces, ARRAY_SIZE(pieces), start));
+    mc_reqs = ccn_counter(qts, 1);
+    g_assert_cmpuint(mc_reqs, >, 0);
+    g_assert_cmpuint(ccn_counter(qts, 2), ==, mc_reqs);
+    g_assert_cmpuint(ccn_counter(qts, 3), ==, mc_reqs);
+    qtest_quit(qts);
+}
+
 /* Counting and a pending overflow go on after migration. */
 static void test_migration(void)
 {
@@ -844,5 +938,6 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/counter-on-missing-xp",
                    test_counter_on_missing_xp);
     qtest_add_func("/arm-ccn/migration", test_migration);
+    qtest_add_func("/arm-ccn/rule-changes-linear", test_rule_changes_linear);
     return g_test_run();
 }

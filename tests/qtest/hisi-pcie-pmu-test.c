@@ -702,6 +702,92 @@ static void test_migration(void)
     hisi_fini(&src);
 }
 
+/*
+ * Hot-plug: an edu endpoint below root port 00:11.0 (bus 2, "rp1", port
+ * bit OTHER_PORT_BIT), counted alone by that port's filter: its DMA writes
+ * of RULES, 1 per us of 64 bytes of payload, TLP k at 1000 k ns after it
+ * appears.
+ */
+#define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
+#define HP_TLP_NS           1000
+#define HP_TLP_PAYLOAD      64
+
+/* The PMU with root port rp1 (bus 2) and -device @rp1_endpoint, if any */
+static void pmu_init_rp1(Pmu *p, const char *rp1_endpoint)
+{
+    QPCIDevice *rp1;
+
+    if (rp1_endpoint) {
+        pmu_init(p, "", "-device", "pcie-root-port,id=rp1,bus=pcie.0,"
+                 "chassis=2,addr=0x11", "-device", rp1_endpoint, NULL);
+    } else {
+        pmu_init(p, "", "-device", "pcie-root-port,id=rp1,bus=pcie.0,"
+                 "chassis=2,addr=0x11", NULL);
+    }
+    rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
+    g_assert_nonnull(rp1);
+    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
+    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
+    g_free(rp1);
+}
+
+/* Start counting rp1's DMA write payload on counter 0, as the driver does */
+static void pmu_start_rp1_payload(Pmu *p)
+{
+    uint64_t ctrl = pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_PAYLOAD);
+
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             R_EVENT_CTRL_RESET_CNT_MASK);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), ctrl);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             ctrl | R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+}
+
+/*
+ * An endpoint hot-plugged while a counter runs: the count covers only the
+ * time since the plug (700 TLPs in 700 us), none of the 300 us before.
+ */
+static void test_hotplug_counted_from_plug(void)
+{
+    Pmu p;
+
+    pmu_init_rp1(&p, NULL);
+    pmu_start_rp1_payload(&p);
+    qtest_clock_step(p.qts, 300 * 1000);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+    qtest_clock_step(p.qts, 700 * 1000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
+                     700 * 1000 / HP_TLP_NS * HP_TLP_PAYLOAD);
+    hisi_fini(&p);
+}
+
+/*
+ * An endpoint hot-unplugged while a counter runs: its last interval (from
+ * the counter's last update to the removal) counts, exactly the TLPs the
+ * closed form puts before the removal; nothing after. It was there from
+ * the start: TLP k at 1000 k ns.
+ */
+static void test_hot_unplug_counted_to_removal(void)
+{
+    int64_t start, gone;
+    uint64_t tlps;
+    Pmu p;
+
+    pmu_init_rp1(&p, "edu,bus=rp1,id=hp0");
+    start = qtest_clock_step(p.qts, 1234);
+    pmu_start_rp1_payload(&p);
+    gone = qtest_clock_step(p.qts, 300 * 1000 + 567);
+    hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
+    tlps = DIV_ROUND_UP(gone, HP_TLP_NS) - DIV_ROUND_UP(start, HP_TLP_NS);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
+                     tlps * HP_TLP_PAYLOAD);
+    qtest_clock_step(p.qts, 700 * 1000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
+                     tlps * HP_TLP_PAYLOAD);
+    hisi_fini(&p);
+}
+
 static const HisiRefusal bad_properties[] = {
     { "clock-freq-0",
       { "-device", "hisi-pcie-pmu,clock-freq=0" },
@@ -750,6 +836,10 @@ int main(int argc, char **argv)
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);
     qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
+    qtest_add_func("/hisi-pcie-pmu/hotplug-counted-from-plug",
+                   test_hotplug_counted_from_plug);
+    qtest_add_func("/hisi-pcie-pmu/hot-unplug-counted-to-removal",
+                   test_hot_unplug_counted_to_removal);
     hisi_add_refusals("/hisi-pcie-pmu/refused", bad_properties,
                       G_N_ELEMENTS(bad_properties));
     return g_test_run();

@@ -1339,6 +1339,101 @@ static void test_traffic_changes_keep_phase(void)
     hisi_fini(&p);
 }
 
+/*
+ * Hot-plug: an edu endpoint below root port 00:11.0 (bus 2, "rp1"), traced
+ * alone by that port's filter: its built-in DMA writes, 200000/s, TLP k
+ * at 5000 k ns after it appears.
+ */
+#define HP_DMA_WRITE_NS     5000
+
+static const PttTrace rp1_dma_writes = {
+    .dir = DIR_INBOUND_B, .type = TYPE_POSTED, .fmt_8dw = true,
+    .target = RP1_PORT_BIT,
+};
+
+/* The PTT with root port rp1 (bus 2) and -device @rp1_endpoint, if any */
+static void ptt_init_rp1(Ptt *p, const char *rp1_endpoint)
+{
+    QPCIDevice *rp1;
+
+    if (rp1_endpoint) {
+        ptt_init(p, ",id=ptt", "-device", "pcie-root-port,id=rp1,"
+                 "bus=pcie.0,chassis=2,addr=0x11", "-device", rp1_endpoint,
+                 NULL);
+    } else {
+        ptt_init(p, ",id=ptt", "-device", "pcie-root-port,id=rp1,"
+                 "bus=pcie.0,chassis=2,addr=0x11", NULL);
+    }
+    rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
+    g_assert_nonnull(rp1);
+    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
+    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
+    g_free(rp1);
+}
+
+/* The 8DW records in buffer 0 so far, the trace stopped and in buffer 0 */
+static uint32_t ptt_rec8_in_buf0(Ptt *p)
+{
+    uint32_t sts = hisi_rd(p, A_TRACE_WR_STS);
+
+    g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 0);
+    return FIELD_EX32(sts, TRACE_WR_STS, WRITE) / REC8_SIZE;
+}
+
+/*
+ * An endpoint hot-plugged during a trace: its TLPs start at the plug, so
+ * no record of it is time-stamped before the plug time (the first, TLP 0,
+ * at exactly that time), and those after it are all traced.
+ */
+static void test_hotplug_traced_from_plug(void)
+{
+    int64_t base, plug;
+    uint32_t n;
+    Ptt p;
+
+    ptt_init_rp1(&p, NULL);
+    base = qtest_clock_step(p.qts, 1000);
+    ptt_start(&p, rp1_dma_writes);
+    plug = qtest_clock_step(p.qts, 300 * 1000);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+    qtest_clock_step(p.qts, 200 * 1000);
+    ptt_stop(&p);
+    n = ptt_rec8_in_buf0(&p);
+    g_assert_cmpuint(n, ==, 200 * 1000 / HP_DMA_WRITE_NS);
+    g_assert_cmpuint(ptt_rec8_time(&p, 0, 0), ==, plug - base);
+    for (uint32_t i = 0; i < n; i++) {
+        g_assert_cmpuint(ptt_rec8_time(&p, 0, i), ==,
+                         plug - base + i * HP_DMA_WRITE_NS);
+    }
+    hisi_fini(&p);
+}
+
+/*
+ * An endpoint hot-unplugged during a trace: its TLPs up to the removal are
+ * traced (also those since the trace was last brought up to date), none
+ * after. It was there from the start: TLP k at 5000 k ns.
+ */
+static void test_hot_unplug_traced_to_removal(void)
+{
+    int64_t base, gone;
+    uint32_t n;
+    Ptt p;
+
+    ptt_init_rp1(&p, "edu,bus=rp1,id=hp0");
+    base = qtest_clock_step(p.qts, 1234);
+    ptt_start(&p, rp1_dma_writes);
+    gone = qtest_clock_step(p.qts, 300 * 1000 + 777);
+    hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
+    qtest_clock_step(p.qts, 200 * 1000);
+    ptt_stop(&p);
+    n = ptt_rec8_in_buf0(&p);
+    g_assert_cmpuint(n, ==, DIV_ROUND_UP(gone, HP_DMA_WRITE_NS) -
+                            DIV_ROUND_UP(base, HP_DMA_WRITE_NS));
+    g_assert_cmpuint(n, >, 0);
+    g_assert_cmpuint(ptt_rec8_time(&p, 0, n - 1), <, gone - base);
+    hisi_fini(&p);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1402,6 +1497,10 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/tune-scope-own-core", test_tune_scope_own_core);
     qtest_add_func("/hisi-ptt/traffic-changes-keep-phase",
                    test_traffic_changes_keep_phase);
+    qtest_add_func("/hisi-ptt/hotplug-traced-from-plug",
+                   test_hotplug_traced_from_plug);
+    qtest_add_func("/hisi-ptt/hot-unplug-traced-to-removal",
+                   test_hot_unplug_traced_to_removal);
     qtest_add_func("/hisi-ptt/fault-tuning-busy", test_fault_tuning_busy);
     qtest_add_func("/hisi-ptt/fault-dma-fails", test_fault_dma_fails);
     qtest_add_func("/hisi-ptt/fault-trace-busy", test_fault_trace_busy);

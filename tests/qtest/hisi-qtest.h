@@ -190,6 +190,48 @@ static inline void hisi_fini(HisiDev *h)
     qtest_quit(h->qts);
 }
 
+/*
+ * The guest's side of native PCIe hot-plug on the root port at @rp_devfn,
+ * as Linux's pciehp does it: power the slot on once a device is present,
+ * off to eject it (QEMU detaches the device when its slot powers off).
+ */
+static inline void hisi_slot_power(HisiDev *h, int rp_devfn, bool on)
+{
+    QPCIDevice *rp = qpci_device_find(&h->bus.bus, rp_devfn);
+    uint8_t exp;
+    uint16_t ctl;
+
+    g_assert_nonnull(rp);
+    exp = qpci_find_capability(rp, PCI_CAP_ID_EXP, 0);
+    g_assert_cmpuint(exp, !=, 0);
+    ctl = qpci_config_readw(rp, exp + PCI_EXP_SLTCTL) &
+          ~(PCI_EXP_SLTCTL_PCC | PCI_EXP_SLTCTL_PIC);
+    ctl |= on ? PCI_EXP_SLTCTL_PWR_ON | PCI_EXP_SLTCTL_PWR_IND_ON :
+                PCI_EXP_SLTCTL_PWR_OFF | PCI_EXP_SLTCTL_PWR_IND_OFF;
+    qpci_config_writew(rp, exp + PCI_EXP_SLTCTL, ctl);
+    g_free(rp);
+}
+
+/* Hot-plug @driver as @id into root port @bus (at @rp_devfn), powered */
+static inline void hisi_hotplug(HisiDev *h, const char *bus, int rp_devfn,
+                                const char *driver, const char *id)
+{
+    qtest_qmp_device_add(h->qts, driver, id, "{'bus': %s}", bus);
+    hisi_slot_power(h, rp_devfn, true);
+}
+
+/*
+ * Hot-unplug device @id from the root port at @rp_devfn: device_del
+ * presses the slot's attention button, the guest powers the slot off,
+ * QEMU removes the device there and then.
+ */
+static inline void hisi_hot_unplug(HisiDev *h, int rp_devfn, const char *id)
+{
+    qtest_qmp_device_del_send(h->qts, id);
+    hisi_slot_power(h, rp_devfn, false);
+    qtest_qmp_eventwait(h->qts, "DEVICE_DELETED");
+}
+
 /* 32- and 64-bit accesses to the BAR */
 static inline uint32_t hisi_rd(HisiDev *h, uint64_t off)
 {

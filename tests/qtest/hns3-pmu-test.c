@@ -534,6 +534,91 @@ static void test_overflow_advance(void)
     hisi_fini(&p);
 }
 
+/* A stream's rate from time @from on */
+typedef struct RatePiece {
+    int64_t from;
+    uint64_t rate;
+} RatePiece;
+
+/*
+ * Packets in [0, @t) of a stream whose rate went as @pieces say (the first
+ * from 0, at a rate > 0), in closed form: packet k comes at the first ns
+ * by which the sum of rate x time over the pieces reaches k x 1e9.
+ */
+static uint64_t closed_form_packets(const RatePiece *pieces, unsigned n,
+                                    int64_t t)
+{
+    unsigned __int128 work = 0;
+
+    for (unsigned i = 0; i < n; i++) {
+        int64_t end = i + 1 < n ? MIN(pieces[i + 1].from, t - 1) : t - 1;
+
+        if (end > pieces[i].from) {
+            work += (unsigned __int128)pieces[i].rate *
+                    (uint64_t)(end - pieces[i].from);
+        }
+    }
+    return work / 1000000000u + 1;
+}
+
+/* The receive streams at @rate, by qom-set of the traffic's rules */
+static void pmu_set_rx_rate(Pmu *p, uint64_t rate)
+{
+    g_autofree char *rules = g_strdup_printf("stream=nic-all,rate=0;"
+                                             "stream=nic-rx,rate=%" PRIu64
+                                             ",len=100,latency=400,"
+                                             "coalesce=10", rate);
+
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}", rules);
+}
+
+/*
+ * Rule changes (QMP) keep each stream's phase: the packets counted across
+ * several of them, a pause among them, are linear (each interval at its
+ * rate, no extra packet per queue per change), and the interrupts, one
+ * per 10 packets of a queue, follow the same packet numbers throughout.
+ */
+static void test_rule_changes_linear(void)
+{
+    /* after each wait, the receive streams' new rate */
+    static const struct {
+        int64_t wait_ns;
+        uint64_t rate;
+    } changes[] = {
+        { 1000003, 3000000 }, { 700009, 0 }, { 400007, 700000 },
+        { 1400011, 1000000 },
+    };
+    RatePiece pieces[ARRAY_SIZE(changes) + 1] = { { 0, 1000000 } };
+    int64_t start, now;
+    uint64_t k0, k1;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    start = qtest_clock_step(p.qts, 123457);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
+            pmu_event(PPS_SSU_RPU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1),
+            pmu_event(INTR_MSIX_NIC, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    for (int i = 0; i < ARRAY_SIZE(changes); i++) {
+        now = qtest_clock_step(p.qts, changes[i].wait_ns);
+        pmu_set_rx_rate(&p, changes[i].rate);
+        pieces[i + 1] = (RatePiece) { now, changes[i].rate };
+    }
+    now = qtest_clock_step(p.qts, 1500013);
+    hisi_wr(&p, A_GLOBAL_CTRL, 0);
+    k0 = closed_form_packets(pieces, ARRAY_SIZE(pieces), start);
+    k1 = closed_form_packets(pieces, ARRAY_SIZE(pieces), now);
+    g_test_message("packets %" PRIu64 "..%" PRIu64 " of each queue", k0, k1);
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)), ==,
+                     2 * (k1 - k0));
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 1)), ==,
+                     2 * (k1 / 10 - k0 / 10));
+    hisi_fini(&p);
+}
+
 /* No register at these offsets, of the PMU and of a slot */
 #define UNKNOWN_REG         0x0100
 #define UNKNOWN_SLOT_REG(i) (HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i) + 0x40)
@@ -681,6 +766,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/overflow-advance", test_overflow_advance);
     qtest_add_func("/hns3-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hns3-pmu/migration", test_migration);
+    qtest_add_func("/hns3-pmu/rule-changes-linear", test_rule_changes_linear);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
                       ARRAY_SIZE(bad_properties));
     return g_test_run();

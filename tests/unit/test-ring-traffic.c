@@ -5,6 +5,7 @@
  */
 
 #include <glib.h>
+#include <string.h>
 
 #include "ring-traffic.h"
 
@@ -406,6 +407,167 @@ static void test_pure(void)
     g_assert_true(differ);
 }
 
+/* A stream's rate from time @from on */
+typedef struct RatePiece {
+    int64_t from;
+    uint64_t rate;
+} RatePiece;
+
+/*
+ * Flits in [0, @t) of a flow whose rate changed as @pieces say (the first
+ * from 0, at a rate > 0), in closed form: flit k comes at the first ns by
+ * which the work done, the sum of rate x time over the pieces, reaches
+ * k x 1e9; so each piece adds its own rate x length, no more.
+ */
+static uint64_t closed_form_flits(const RatePiece *pieces, unsigned n,
+                                  int64_t t)
+{
+    unsigned __int128 work = 0;
+
+    for (unsigned i = 0; i < n; i++) {
+        int64_t end = i + 1 < n && pieces[i + 1].from < t - 1 ?
+                      pieces[i + 1].from : t - 1;
+
+        if (end > pieces[i].from) {
+            work += (unsigned __int128)pieces[i].rate *
+                    (uint64_t)(end - pieces[i].from);
+        }
+    }
+    return (uint64_t)(work / TRAFFIC_NS_PER_S) + 1;
+}
+
+/*
+ * A change at @now to rates x @num / @den: HN-F 10's streams rebuilt with
+ * the new settings (from the epoch @now, as the traffic object builds
+ * them) take over from @s, which they replace.
+ */
+static void change_hnf_rates(RingStream *s, int64_t now, uint64_t num,
+                             uint64_t den)
+{
+    RingStream cur[RING_NODE_STREAMS];
+    RingSpec spec;
+
+    model_ring_profile_default(RING_TYPE_HNF, &spec);
+    for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+        spec.rate[i] = spec.rate[i] * num / den;
+    }
+    model_ring_node_streams(cur, 5, &spec, 10, RING_TYPE_HNF, now);
+    model_ring_node_carry(cur, s, now);
+    memcpy(s, cur, sizeof(cur));
+}
+
+/*
+ * A change at T goes on from where each stream stood: flit numbers are
+ * continuous at T, a stream's next flit comes when its work left is done
+ * at the new rate, not at T (unless it was due then), and an HN-F's
+ * memory requests stay its misses.
+ */
+static void test_change_keeps_phase(void)
+{
+    RingStream old[RING_NODE_STREAMS], s[RING_NODE_STREAMS];
+    const RingStream *rx = &s[RING_REQ * 2 + RING_RX];
+    const RingStream *tx = &s[RING_REQ * 2 + RING_TX];
+    TrafficPhase phase[RING_NODE_STREAMS] = { 0 };
+    const int64_t t = 1234567;
+
+    make(old, 5, 10, RING_TYPE_HNF);
+    memcpy(s, old, sizeof(old));
+    change_hnf_rates(s, t, 3, 1);
+    for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+        uint64_t k = model_traffic_count_before(&old[i].flow, t);
+        uint64_t r0 = old[i].flow.rate, r1 = s[i].flow.rate;
+        /* the work flit k still needs at T (streams from 1000 ns on) */
+        uint64_t left = k * TRAFFIC_NS_PER_S - (uint64_t)(t - 1000) * r0;
+        RingFlit f;
+
+        if (!r0) {
+            continue;
+        }
+        g_test_message("stream %u: flit %" G_GUINT64_FORMAT, i, k);
+        g_assert_cmpuint(model_traffic_count_before(&s[i].flow, t), ==, k);
+        g_assert_cmpint(model_traffic_time(&old[i].flow, k), >, t);
+        model_ring_flit(&s[i], k, &f);
+        g_assert_cmpint(f.time, >, t);
+        g_assert_cmpint(f.time, ==, t + (int64_t)((left + r1 - 1) / r1));
+    }
+    g_assert_cmpmem(&tx->flow, sizeof(tx->flow), &rx->flow, sizeof(rx->flow));
+    /* whatever phase a table holds for them */
+    phase[RING_REQ * 2 + RING_RX] = (TrafficPhase) { .t = 5, .k = 9 };
+    phase[RING_REQ * 2 + RING_TX] = (TrafficPhase) { .t = 7, .k = 3 };
+    model_ring_node_phase_set(s, phase);
+    g_assert_cmpint(tx->flow.epoch_t, ==, 5);
+    g_assert_cmpuint(tx->flow.epoch_k, ==, 9);
+}
+
+/*
+ * Over several changes (a pause among them) the flits a PMU counts, each
+ * interval between changes on the streams of that interval, are linear:
+ * the sum of each interval at its rate, no extra flit per stream per
+ * change; the HN-F's memory requests are its missed requests throughout,
+ * flit for flit.
+ */
+static void test_changes_linear(void)
+{
+    static const struct {
+        int64_t at;
+        uint64_t num, den;
+    } changes[] = {
+        { 1000, 1, 1 }, { 1000003, 3, 1 }, { 1700011, 0, 1 },
+        { 2100019, 7, 10 }, { 3500029, 1, 1 },
+    };
+    const int64_t end = 5000000;
+    RingStream s[RING_NODE_STREAMS];
+    const RingStream *rx = &s[RING_REQ * 2 + RING_RX];
+    const RingStream *tx = &s[RING_REQ * 2 + RING_TX];
+    RatePiece pieces[G_N_ELEMENTS(changes)];
+    uint64_t counted[RING_NODE_STREAMS] = { 0 }, misses = 0, sent = 0;
+    uint64_t missed = 0;
+    RingSpec spec;
+
+    make(s, 5, 10, RING_TYPE_HNF);
+    for (unsigned c = 1; c <= G_N_ELEMENTS(changes); c++) {
+        int64_t from = changes[c - 1].at;
+        int64_t to = c < G_N_ELEMENTS(changes) ? changes[c].at : end;
+
+        for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+            counted[i] += model_traffic_count_before(&s[i].flow, to) -
+                          model_traffic_count_before(&s[i].flow, from);
+        }
+        misses += model_ring_flits_with(rx, RING_MISS, from, to);
+        sent += model_ring_flits(tx, from, to);
+        if (c < G_N_ELEMENTS(changes)) {
+            change_hnf_rates(s, to, changes[c].num, changes[c].den);
+        }
+    }
+    model_ring_profile_default(RING_TYPE_HNF, &spec);
+    for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+        /* an HN-F's memory requests come with its requests */
+        uint64_t rate = spec.rate[i == RING_REQ * 2 + RING_TX ?
+                                  RING_REQ * 2 + RING_RX : i];
+
+        if (!rate) {
+            continue;
+        }
+        for (unsigned c = 0; c < G_N_ELEMENTS(changes); c++) {
+            pieces[c].from = changes[c].at;
+            pieces[c].rate = rate * changes[c].num / changes[c].den;
+        }
+        g_test_message("stream %u", i);
+        g_assert_cmpuint(counted[i], ==,
+                         closed_form_flits(pieces, G_N_ELEMENTS(changes),
+                                           end));
+    }
+    /* the misses among requests 0..counted-1, however the rate went */
+    for (uint64_t k = 0; k < counted[RING_REQ * 2 + RING_RX]; k++) {
+        RingFlit f;
+
+        model_ring_flit(rx, k, &f);
+        missed += !!(f.props & RING_MISS);
+    }
+    g_assert_cmpuint(misses, ==, missed);
+    g_assert_cmpuint(sent, ==, misses);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -423,5 +585,8 @@ int main(int argc, char **argv)
                     test_empty_xp_through_traffic);
     g_test_add_func("/ring-traffic/hnf-memory-requests",
                     test_hnf_memory_requests);
+    g_test_add_func("/ring-traffic/change-keeps-phase",
+                    test_change_keeps_phase);
+    g_test_add_func("/ring-traffic/changes-linear", test_changes_linear);
     return g_test_run();
 }

@@ -61,6 +61,19 @@ uint32_t model_nic_function_streams(NicStream *out, uint64_t seed,
     return n;
 }
 
+void model_nic_streams_carry(NicStream *cur, const NicStream *old, uint32_t n,
+                             int64_t now)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        TrafficFlow f = old[i].flow;
+        TrafficPhase p;
+
+        model_traffic_set_rate(&f, cur[i].flow.rate, now);
+        model_traffic_phase_get(&f, &p);
+        model_traffic_phase_set(&cur[i].flow, &p);
+    }
+}
+
 uint64_t model_nic_bytes(const NicStream *s, int64_t t0, int64_t t1)
 {
     return model_traffic_len_sum(&s->flow, model_traffic_count_before(&s->flow,

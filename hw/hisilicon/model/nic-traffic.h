@@ -70,6 +70,16 @@ uint32_t model_nic_function_streams(NicStream *out, uint64_t seed,
                                     uint8_t port, uint16_t queues, uint8_t tcs,
                                     int64_t epoch_t);
 
+/*
+ * A change of the traffic at @now: @cur, @n streams rebuilt with the new
+ * settings, take over from @old, the same streams as they ran up to @now.
+ * Each goes on at its new rate from where it stood: its packet numbers and
+ * the work left to its next packet carry over, so a change restarts no
+ * stream at packet 0 (it would, at @now, for every stream at once).
+ */
+void model_nic_streams_carry(NicStream *cur, const NicStream *old, uint32_t n,
+                             int64_t now);
+
 /* Packets of @s in [t0, t1) */
 static inline uint64_t model_nic_packets(const NicStream *s, int64_t t0,
                                          int64_t t1)

@@ -353,6 +353,31 @@ void model_ring_node_streams(RingStream *out, uint64_t seed,
     }
 }
 
+void model_ring_node_phase_set(RingStream *s,
+                               const TrafficPhase phase[RING_NODE_STREAMS])
+{
+    for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+        model_traffic_phase_set(&s[i].flow, &phase[i]);
+    }
+    if (s->type == RING_TYPE_HNF) {
+        s[STREAM(RING_REQ, RING_TX)].flow = s[STREAM(RING_REQ, RING_RX)].flow;
+    }
+}
+
+void model_ring_node_carry(RingStream *cur, const RingStream *old,
+                           int64_t now)
+{
+    TrafficPhase phase[RING_NODE_STREAMS];
+
+    for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+        TrafficFlow f = old[i].flow;
+
+        model_traffic_set_rate(&f, cur[i].flow.rate, now);
+        model_traffic_phase_get(&f, &phase[i]);
+    }
+    model_ring_node_phase_set(cur, phase);
+}
+
 /*
  * Flits [k0, k1) whose pattern position @match says yes to: whole patterns
  * times the matches in one, plus the partial ones at each end.

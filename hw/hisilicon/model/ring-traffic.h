@@ -136,6 +136,24 @@ void model_ring_node_streams(RingStream *out, uint64_t seed,
                              const RingSpec *spec, uint8_t node, uint8_t type,
                              int64_t epoch_t);
 
+/*
+ * Set each of a node's RING_NODE_STREAMS streams @s where @phase says it
+ * stands (flow.h). An HN-F's memory requests take its REQ RX stream's
+ * phase, whatever @phase says for them: they stay its missed requests.
+ */
+void model_ring_node_phase_set(RingStream *s,
+                               const TrafficPhase phase[RING_NODE_STREAMS]);
+
+/*
+ * A change of the traffic at @now: @cur, a node's streams rebuilt with the
+ * new settings, take over from @old, the same streams as they ran up to
+ * @now. Each goes on at its new rate from where it stood (flit numbers and
+ * the work left to the next flit carry over), so a change restarts no
+ * stream at flit 0 (it would, at @now, for every stream at once).
+ */
+void model_ring_node_carry(RingStream *cur, const RingStream *old,
+                           int64_t now);
+
 /* Flits of @s in [t0, t1) */
 uint64_t model_ring_flits(const RingStream *s, int64_t t0, int64_t t1);
 

@@ -6,7 +6,7 @@
  * usage: ptt-trace --pmu NAME --filter V --type T --direction D --format F
  *                  --map EP:PORT[,EP:PORT...] [--ms N] [--dump N]
  *                  [--check 0] [--relative-time 1] [--aux-mb N] [--aux-ro 1]
- *                  [--drain 0] [--ready FILE]
+ *                  [--drain 0] [--ready FILE] [--times 1]
  *
  * --map gives each endpoint BDF (hex) with its root port BDF; the filter
  * decides which endpoints may appear (a requester filter: that one; a root
@@ -23,6 +23,13 @@
  * records but never gives the space back (aux_tail stays 0), as a reader
  * that cannot keep up. --ready FILE creates FILE once the trace is enabled,
  * for a script that must act while it runs.
+ * --times 1 prints "# times start_ns=S enabled_ns=E first=T" before the
+ * summary: the guest's virtual time in ns (the virtual counter, which QEMU
+ * derives from its virtual clock, the one the device time-stamps with)
+ * rounded down just before the trace is enabled and rounded up just after,
+ * so the driver's DMA reset, time 0 of the records, lies in [S, E]; and T,
+ * the time stamp of the first record (with --format 1: 32 bits of ns), or
+ * "none".
  * The AUX buffer is drained while the trace runs. Prints one summary line
  * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. bytes=.. MBps=..
  * hash=.." (hash: FNV-1a of the checked records' bytes)
@@ -54,6 +61,7 @@ static struct ep eps[MAX_EPS];
 static unsigned int n_eps;
 static unsigned int filter, types = 7, direction, format, check = 1, relative_time;
 static unsigned long errors;
+static uint32_t first_stamp;	/* time stamp of record 0 */
 static uint64_t hash = 0xcbf29ce484222325ull;	/* FNV-1a of the records */
 
 static void fail(unsigned long rec, const char *what, const uint32_t *dw,
@@ -177,6 +185,8 @@ static void consume(const uint8_t *aux, uint64_t from, uint64_t to,
 		uint32_t hdr[4], hashed[8];
 
 		memcpy(hashed, dw, rec_size);
+		if (!rec)
+			first_stamp = format ? dw[7] : dw[0] & 0x7ff;
 		if (relative_time) {
 			if (!rec)
 				first_time = format ? dw[7] : dw[0] & 0x7ff;
@@ -232,6 +242,18 @@ static unsigned long num(const char *s)
 	return v;
 }
 
+/* Virtual time in ns from the virtual counter, rounded down (@up: up) */
+static uint64_t counter_ns(int up)
+{
+	uint64_t cnt, frq;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(cnt) : : "memory");
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(frq));
+	if (up)
+		return ((__uint128_t)(cnt + 1) * 1000000000u + frq - 1) / frq;
+	return (__uint128_t)cnt * 1000000000u / frq;
+}
+
 static int read_pmu_type(const char *pmu)
 {
 	char path[256];
@@ -251,7 +273,8 @@ static int read_pmu_type(const char *pmu)
 int main(int argc, char **argv)
 {
 	const char *pmu = NULL, *ready = NULL;
-	unsigned long ms = 200, dump = 0, aux_ro = 0, drain = 1;
+	unsigned long ms = 200, dump = 0, aux_ro = 0, drain = 1, times = 0;
+	uint64_t start_ns, enabled_ns;
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	struct perf_event_mmap_page *up;
 	long page = sysconf(_SC_PAGESIZE);
@@ -289,6 +312,8 @@ int main(int argc, char **argv)
 			aux_ro = num(v);
 		} else if (!strcmp(o, "--drain")) {
 			drain = num(v);
+		} else if (!strcmp(o, "--times")) {
+			times = num(v);
 		} else if (!strcmp(o, "--dump")) {
 			dump = num(v);
 		} else if (!strcmp(o, "--map")) {
@@ -337,10 +362,12 @@ int main(int argc, char **argv)
 		printf("# mmap aux: %s\n", strerror(errno));
 		return 1;
 	}
+	start_ns = counter_ns(0);
 	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
 		printf("# enable: %s\n", strerror(errno));
 		return 1;
 	}
+	enabled_ns = counter_ns(1);
 	if (ready) {
 		FILE *f = fopen(ready, "w");
 
@@ -369,6 +396,14 @@ int main(int argc, char **argv)
 	head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
 	if (check)
 		consume(aux, tail, head, &c, dump);
+	if (times && c.records)
+		printf("# times start_ns=%llu enabled_ns=%llu first=%u\n",
+		       (unsigned long long)start_ns,
+		       (unsigned long long)enabled_ns, first_stamp);
+	else if (times)
+		printf("# times start_ns=%llu enabled_ns=%llu first=none\n",
+		       (unsigned long long)start_ns,
+		       (unsigned long long)enabled_ns);
 	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu bytes=%llu MBps=%.1f hash=%016llx errors=%lu\n",
 	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw,
 	       (unsigned long long)head, head / secs / 1e6,
