@@ -139,6 +139,31 @@ runtime_rate() {
 }
 ktap_check runtime-rule-triples-rate runtime_rate
 
+# A change carries every stream over in phase: changing HN-F 3's rate 6
+# times adds no request to HN-F 2. At 1 request/s, HN-F 2 receives at most
+# floor(W) + 1 in W seconds however the rules change; a stream restarted at
+# every change would receive one at each change (6 + W). Rate 0 would not
+# tell: it has no flit to restart.
+changes_keep_phase() {
+	qom_set /machine/hisi-traffic-default rules '"node=2,stream=ring-req-rx,rate=1"' ||
+		return 1
+	perf stat -x, -a -e "{ccn/cycles/,ccn/hnf_pocq_reqs_recvd,node=2/}" \
+		-- sleep 4 >/tmp/changes.log 2>&1 &
+	sleep 2
+	for rx in 4000000 1000000 6000000 500000 3000000 2000000; do
+		qom_set /machine/hisi-traffic-default rules "\"node=2,stream=ring-req-rx,rate=1;node=3,stream=ring-req-rx,rate=$rx\"" ||
+			return 1
+	done
+	wait
+	set -- $(awk -F, '/ccn\// { printf "%s ", $1 }' /tmp/changes.log)
+	echo "node 2: $2 requests in $1 cycles, 6 changes"
+	awk -v c="$1" -v n="$2" \
+		'BEGIN { w = c / 1e9; most = int(w + 0.001) + 1; print "at most " most; exit !(c > 0 && n > 0 && n <= most) }'
+}
+ktap_check rule-changes-add-no-requests changes_keep_phase
+qom_set /machine/hisi-traffic-default rules '""' >/dev/null ||
+	echo "# rules not restored"
+
 # Pausing the traffic over QMP stops the flits, not the cycles.
 paused() {
 	qom_set /machine/hisi-traffic-default paused true ||

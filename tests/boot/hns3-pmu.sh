@@ -93,12 +93,39 @@ invalid_filters() {
 }
 ktap_check invalid-filters-refused invalid_filters
 
+# one QMP session for the rest: cases run in subshells, and the port
+# greets only once
+qmp_open >/dev/null || echo "# no QMP"
+
 # A rule set over QMP while the guest runs changes what it measures.
 runtime_rate() {
-	qmp_open >/dev/null || return 1
 	qom_set t0 rules '"stream=nic-rx,rate=300000,len=1000"' ||
 		return 1
 	rate pps_ssu_rpu_packet_num pps_ssu_rpu_time global=1 2400000
 }
 ktap_check runtime-rule-triples-rate runtime_rate
+
+# A change carries every stream over in phase: changing the transmit rates
+# 6 times adds no received packet. At 1 packet/s per queue, each of the 8
+# queues receives at most floor(W) + 1 packets in W seconds however the
+# rules change; a stream restarted at every change would receive one at
+# each change (6 + W). Rate 0 would not tell: it has no packet to restart.
+changes_keep_phase() {
+	qom_set t0 rules '"stream=nic-rx,rate=1,len=1000"' || return 1
+	perf stat -x, -a -e "{$NAME/pps_ssu_rpu_packet_num,global=1/,$NAME/pps_ssu_rpu_time,global=1/}" \
+		-- sleep 4 >/tmp/changes.log 2>&1 &
+	sleep 2
+	for tx in 200000 50000 300000 10000 400000 100000; do
+		qom_set t0 rules "\"stream=nic-rx,rate=1,len=1000;stream=nic-tx,rate=$tx\"" ||
+			return 1
+	done
+	wait
+	set -- $(awk -F, '/hns3_pmu/ { printf "%s ", $1 }' /tmp/changes.log)
+	echo "$1 packets over $2 cycles, 6 changes"
+	awk -v n="$1" -v c="$2" -v clk=$CLK \
+		'BEGIN { w = c / clk; most = 8 * (int(w + 0.001) + 1); print "at most " most; exit !(c > 0 && n > 0 && n <= most) }'
+}
+ktap_check rule-changes-add-no-packets changes_keep_phase
+qom_set t0 rules '"stream=nic-rx,rate=100000,len=1000"' >/dev/null ||
+	echo "# rules not restored"
 ktap_finish

@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run-time control over QMP, as the driver sees it: a traffic rule changes
-# what a running guest measures by the expected ratio, and the PTT's fault
-# injection drives the driver's timeout and error paths.
+# what a running guest measures by the expected ratio, the PTT's fault
+# injection drives the driver's timeout and error paths, and a tune file
+# of one core's PTT changes that core's traffic only.
 # run-guest: --guest-qmp
-# qemu: -device hisi-ptt,bus=pcie.0,addr=0x8,id=ptt0
+# qemu: -device hisi-ptt,bus=pcie.0,addr=0x8,id=ptt0,rp-bdf-max=0x87
 # qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
 # qemu: -device nvme,bus=rp0,serial=c0
-# The PTT is at 00:08.0 on the default traffic object, the nvme at 01:00.0.
+# qemu: -device hisi-ptt,bus=pcie.0,addr=0x9,id=ptt1,sicl-id=1,rp-bdf-min=0x88,rp-bdf-max=0x8f
+# qemu: -device pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11
+# qemu: -device nvme,bus=rp1,serial=c1
+# Two PCIe cores on the default traffic object: PTT hisi_ptt0_0 at 00:08.0
+# with root port 00:10.0 -> 01:00.0 nvme, and PTT hisi_ptt1_0 at 00:09.0
+# with root port 00:11.0 -> 02:00.0 nvme.
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 
@@ -70,6 +76,42 @@ dma_failure_stops_trace() {
 		--type 7 --direction 0 --format 0 --ms 100
 }
 
+# The CPU's MMIO writes below the root port of PTT $1 (sicl) traced over
+# 300 ms (4DW, outbound, posted)
+mmio_writes() {
+	local map=0x100:0x80 filter=0x80001
+	[ "$1" = 1 ] && map=0x200:0x88 filter=0x80004
+	/guest/progs/ptt-trace --pmu hisi_ptt$1_0 --map $map --filter $filter \
+		--type 1 --direction 1 --format 0 --ms 300 | sed -n 's/^records=\([0-9]*\).*/\1/p'
+}
+
+# ratio_in BEFORE AFTER LOW HIGH: AFTER is LOW..HIGH % of BEFORE
+ratio_in() {
+	[ -n "$1" ] && [ "$1" -gt 0 ] && [ -n "$2" ] &&
+		[ $(($2 * 100 / $1)) -ge $3 ] && [ $(($2 * 100 / $1)) -le $4 ]
+}
+
+# hisi-ptt.rst: the tune events "tune the PCIe link/bus" of the PTT's
+# core. The highest QoS weight of TX P on core 0 doubles the MMIO writes
+# traced there; core 1's rate and tune file stay as they were.
+tune_scope_own_core() {
+	local tuned0=/sys/bus/event_source/devices/hisi_ptt0_0/tune/qos_tx_p
+	local tuned1=/sys/bus/event_source/devices/hisi_ptt1_0/tune/qos_tx_p
+	local a0 b0 a1 b1 ok=0
+	a0=$(mmio_writes 0)
+	b0=$(mmio_writes 1)
+	echo 2 >$tuned0 || return 1
+	a1=$(mmio_writes 0)
+	b1=$(mmio_writes 1)
+	echo "MMIO writes in 300 ms: core 0 $a0 -> $a1 (tuned), core 1 $b0 -> $b1;" \
+		"qos_tx_p: core 0 $(cat $tuned0), core 1 $(cat $tuned1)"
+	# 2x and 1x, give or take the length of the guest's sleep
+	ratio_in "$a0" "$a1" 180 220 && ratio_in "$b0" "$b1" 90 110 &&
+		[ "$(cat $tuned0)" = 2 ] && [ "$(cat $tuned1)" = 1 ] || ok=1
+	echo 1 >$tuned0
+	return $ok
+}
+
 ktap_start hisi_ptt_control
 if qmp_open >/tmp/qmp-open.log 2>&1; then
 	ktap_pass qmp-connects
@@ -81,4 +123,5 @@ ktap_check bad-rule-refused-unchanged bad_rule_refused
 ktap_check hold-tuning-busy-times-out tuning_times_out
 ktap_check hold-trace-busy-refuses-start trace_busy_refused
 ktap_check fail-next-dma-stops-trace dma_failure_stops_trace
+ktap_check tune-scope-own-core tune_scope_own_core
 ktap_finish

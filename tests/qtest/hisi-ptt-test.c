@@ -11,6 +11,7 @@
 #include "qemu/bitops.h"
 #include "hisi-qtest.h"
 #include "hw/hisilicon/hisi-ptt-regs.h"
+#include "hw/hisilicon/hisi-pcie-pmu-regs.h"
 
 #define PTT_DEVFN           QPCI_DEVFN(8, 0)
 #define EDU_BDF             0x0100      /* behind the root port, bus 1 */
@@ -1119,9 +1120,12 @@ static const HisiRefusal bad_properties[] = {
 /*
  * Two PCIe cores on one traffic object: this PTT (root port 00:10.0, the
  * edu endpoint on bus 1) and PTT "pttb" of sicl 1 at 00:09.0 (root port
- * 00:11.0, an edu endpoint on bus 2).
+ * 00:11.0, an edu endpoint on bus 2). Each core has its PCIe PMU too, on
+ * the same root ports: 00:0a.0 for this core, 00:0b.0 for sicl 1.
  */
 #define PTTB_DEVFN          QPCI_DEVFN(9, 0)
+#define PMU_DEVFN           QPCI_DEVFN(0xa, 0)
+#define PMUB_DEVFN          QPCI_DEVFN(0xb, 0)
 #define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
 #define RP1_PORT_BIT        0x4     /* slot 17 -> bit 2 */
 
@@ -1134,7 +1138,11 @@ static void ptt_init_two_cores(Ptt *a, Ptt *b)
              "-device", "pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11",
              "-device", "edu,bus=rp1",
              "-device", "hisi-ptt,bus=pcie.0,addr=0x9,sicl-id=1,traffic=t0,"
-             "id=pttb,rp-bdf-min=0x88,rp-bdf-max=0x8f", NULL);
+             "id=pttb,rp-bdf-min=0x88,rp-bdf-max=0x8f",
+             "-device", "hisi-pcie-pmu,bus=pcie.0,addr=0xa,traffic=t0,"
+             "bdf-min=0x80,bdf-max=0x87",
+             "-device", "hisi-pcie-pmu,bus=pcie.0,addr=0xb,sicl-id=1,"
+             "traffic=t0,bdf-min=0x88,bdf-max=0x8f", NULL);
     rp1 = qpci_device_find(&a->bus.bus, RP1_DEVFN);
     g_assert_nonnull(rp1);
     qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
@@ -1205,6 +1213,77 @@ static void test_tune_scope_own_core(void)
     qtest_clock_step(a.qts, 1000 * 1000);
     g_assert_cmpuint(ptt_tlps_of_in(&b, "pttb", 1000 * 1000), ==, 10);
     g_assert_cmpuint(ptt_tlps_of_in(&a, "ptt", 1000 * 1000), ==, 40);
+    g_free(b.dev);
+    hisi_fini(&a);
+}
+
+/*
+ * What the PCIe PMU's driver ABI defines (perf's hisi_pcie format): the
+ * event of the bytes of outbound posted TLPs, the CPU's MMIO writes, and
+ * the length mode of their headers only, so that the count is the TLPs
+ * times one header size whatever their payloads.
+ */
+#define PMU_TX_MWR_FLUX     0x0105
+#define PMU_LEN_HEADER      2
+
+/* Counter 0 of @pmu counts the MMIO write headers through @ports. */
+static void pmu_count_tx_mwr_headers(HisiDev *pmu, uint16_t ports)
+{
+    uint64_t ctrl = FIELD_DP64(R_EVENT_CTRL_EVENT_EN_MASK, EVENT_CTRL, EVENT,
+                               PMU_TX_MWR_FLUX);
+
+    ctrl = FIELD_DP64(ctrl, EVENT_CTRL, TARGET, ports);
+    ctrl = FIELD_DP64(ctrl, EVENT_CTRL, LEN_MODE, PMU_LEN_HEADER);
+    hisi_wrq(pmu, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             R_EVENT_CTRL_RESET_CNT_MASK);
+    hisi_wrq(pmu, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), ctrl);
+    hisi_wr(pmu, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+}
+
+/* What counter 0 of @pmu and of @pmub count over the same next @ns */
+static void pmu_counts_in(HisiDev *pmu, HisiDev *pmub, int64_t ns,
+                          uint64_t *cnt, uint64_t *cntb)
+{
+    uint64_t before = hisi_rdq(pmu, HISI_PCIE_PMU_REG(CNT, 0));
+    uint64_t beforeb = hisi_rdq(pmub, HISI_PCIE_PMU_REG(CNT, 0));
+
+    qtest_clock_step(pmu->qts, ns);
+    *cnt = hisi_rdq(pmu, HISI_PCIE_PMU_REG(CNT, 0)) - before;
+    *cntb = hisi_rdq(pmub, HISI_PCIE_PMU_REG(CNT, 0)) - beforeb;
+}
+
+/*
+ * What the PCIe PMUs count follows the same scope (hisi-ptt.rst: the tune
+ * events "tune the PCIe link/bus" of the PTT's core): after TX P is tuned
+ * to its highest weight on this core, this core's PMU counts twice the
+ * MMIO writes, the other core's PMU the same as before.
+ */
+static void test_tune_scope_pmu_counts(void)
+{
+    uint64_t cnt, cntb, tuned, tunedb;
+    HisiDev pmu, pmub;
+    Ptt a, b;
+
+    ptt_init_two_cores(&a, &b);
+    pmu = a;
+    pmu.dev = hisi_enable(&a, PMU_DEVFN, &pmu.bar);
+    pmub = a;
+    pmub.dev = hisi_enable(&a, PMUB_DEVFN, &pmub.bar);
+    pmu_count_tx_mwr_headers(&pmu, RP_PORT_BIT);
+    pmu_count_tx_mwr_headers(&pmub, RP1_PORT_BIT);
+    pmu_counts_in(&pmu, &pmub, 1000 * 1000, &cnt, &cntb);
+    g_assert_cmpuint(cnt, >, 0);
+    g_assert_cmpuint(cntb, ==, cnt);
+    ptt_tune(&a, TUNE_QOS_TX_P, TUNE_LEVEL_MAX);
+    qtest_clock_step(a.qts, 1000 * 1000);
+    pmu_counts_in(&pmu, &pmub, 1000 * 1000, &tuned, &tunedb);
+    g_test_message("MMIO write header bytes in 1 ms: this core %" PRIu64
+                   " -> %" PRIu64 ", the other %" PRIu64 " -> %" PRIu64,
+                   cnt, tuned, cntb, tunedb);
+    g_assert_cmpuint(tuned, ==, 2 * cnt);
+    g_assert_cmpuint(tunedb, ==, cntb);
+    g_free(pmub.dev);
+    g_free(pmu.dev);
     g_free(b.dev);
     hisi_fini(&a);
 }
@@ -1495,6 +1574,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/traffic-deterministic",
                    test_traffic_deterministic);
     qtest_add_func("/hisi-ptt/tune-scope-own-core", test_tune_scope_own_core);
+    qtest_add_func("/hisi-ptt/tune-scope-pmu-counts",
+                   test_tune_scope_pmu_counts);
     qtest_add_func("/hisi-ptt/traffic-changes-keep-phase",
                    test_traffic_changes_keep_phase);
     qtest_add_func("/hisi-ptt/hotplug-traced-from-plug",
