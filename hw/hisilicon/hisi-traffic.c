@@ -83,6 +83,7 @@ struct HisiTraffic {
     bool paused;
     /* Pauses the traffic at the end of a burst (see traffic_set_burst) */
     QEMUTimer *burst_timer;
+    int64_t burst_end;          /* ns: when the running burst ends */
     int64_t epoch;              /* ns: when the traffic last changed */
     TrafficTunedCore *cores;    /* the cores tuned since the start */
     int32_t n_cores;
@@ -314,12 +315,15 @@ static TrafficRingNode *traffic_ring_node(HisiTraffic *t, uint8_t node,
     return r;
 }
 
-/* Run @apply(@t, @opaque) as a change of the traffic at the current time */
-static void traffic_change(HisiTraffic *t,
-                           void (*apply)(HisiTraffic *, const void *),
-                           const void *opaque)
+/*
+ * Run @apply(@t, @opaque) as a change of the traffic at time @now (the
+ * current time, or the end of a burst: under -icount an idle guest's
+ * clock warps past a timer's deadline before the timer runs).
+ */
+static void traffic_change_at(HisiTraffic *t, int64_t now,
+                              void (*apply)(HisiTraffic *, const void *),
+                              const void *opaque)
 {
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     g_autofree TrafficStream *old = NULL;
     g_autofree NicStream *old_nics = NULL;
     g_autofree RingStream *old_rings = NULL;
@@ -368,6 +372,15 @@ static void traffic_change(HisiTraffic *t,
     t->epoch = now;
     trace_hisi_traffic_change(now);
     traffic_notify(t, now, true);
+}
+
+/* Run @apply(@t, @opaque) as a change of the traffic at the current time */
+static void traffic_change(HisiTraffic *t,
+                           void (*apply)(HisiTraffic *, const void *),
+                           const void *opaque)
+{
+    traffic_change_at(t, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), apply,
+                      opaque);
 }
 
 HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
@@ -606,9 +619,17 @@ static void traffic_set_paused(Object *obj, bool value, Error **errp)
 
 static void traffic_burst_end(void *opaque)
 {
+    HisiTraffic *t = opaque;
     const bool paused = true;
 
-    traffic_change(opaque, apply_paused, &paused);
+    /*
+     * Exactly at the end: the clock may have warped past it (-icount),
+     * though not before a change that came after it.
+     */
+    traffic_change_at(t, MAX(t->epoch,
+                             MIN(t->burst_end,
+                                 qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL))),
+                      apply_paused, &paused);
 }
 
 static void traffic_get_burst(Object *obj, Visitor *v, const char *name,
@@ -646,7 +667,8 @@ static void traffic_set_burst(Object *obj, Visitor *v, const char *name,
         return;
     }
     traffic_change(t, apply_paused, &paused);
-    timer_mod(t->burst_timer, t->epoch + ns);
+    t->burst_end = t->epoch + ns;
+    timer_mod(t->burst_timer, t->burst_end);
 }
 
 static void traffic_get_seed(Object *obj, Visitor *v, const char *name,
@@ -727,11 +749,12 @@ static bool traffic_burst_needed(void *opaque)
 
 static const VMStateDescription vmstate_hisi_traffic_burst = {
     .name = TYPE_HISI_TRAFFIC "/burst",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .needed = traffic_burst_needed,
     .fields = (const VMStateField[]) {
         VMSTATE_TIMER_PTR(burst_timer, HisiTraffic),
+        VMSTATE_INT64(burst_end, HisiTraffic),
         VMSTATE_END_OF_LIST()
     },
 };
