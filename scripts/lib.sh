@@ -32,3 +32,51 @@ version_of() {
 	[ -f "$VERSIONS" ] || die "no $VERSIONS: run scripts/fetch first"
 	sed -n "s/^$1=//p" "$VERSIONS"
 }
+
+# qemu_build SRC BLD LOG TARGETS... [-- CONFIGURE-ARGS...]: configure QEMU's
+# SRC in BLD for our aarch64 device set (reconfiguring from scratch when the
+# arguments change) and build TARGETS. Compiles go through ccache with paths
+# relative to BLD's parent, so that trees laid out alike (SRC and BLD side by
+# side) share cached objects, from any clone.
+qemu_build() {
+	local src=$1 bld=$2 log=$3 targets=() conf
+	shift 3
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		targets+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	local cc=gcc
+	if command -v ccache >/dev/null; then
+		cc="ccache gcc"
+		export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+		export CCACHE_BASEDIR=$(dirname "$bld") CCACHE_NOHASHDIR=1
+		ccache -M 5G >/dev/null
+	fi
+	conf=(--target-list=aarch64-softmmu --python=/usr/bin/python3 "--cc=$cc"
+		--without-default-features --without-default-devices
+		--with-devices-aarch64=hisi-virt --enable-fdt=system
+		--disable-install-blobs "$@")
+	if [ "$(cat "$bld/.configure-args" 2>/dev/null)" != "${conf[*]}" ] ||
+		[ ! -f "$bld/build.ninja" ]; then
+		info "configuring QEMU in $bld"
+		rm -rf "$bld" && mkdir -p "$bld"
+		(cd "$bld" && "$src/configure" "${conf[@]}") >"$log" 2>&1 ||
+			die "QEMU configure failed: see $log"
+		echo "${conf[*]}" >"$bld/.configure-args"
+	fi
+	info "building ${targets[*]} (ninja progress every 250 steps)"
+	# Keep the log short: every 250th ninja step, and every line that is
+	# not a step (compiler errors and warnings).
+	ninja -C "$bld" "${targets[@]}" 2>&1 |
+		awk '/^\[[0-9]+\/[0-9]+\]/ { if (++n % 250 == 1) { print; fflush() } next } { print; fflush() }' >&2 ||
+		die "QEMU build failed (errors above)"
+}
+
+# hisi_qtests: the names of our qtests (tests/qtest/*-test.c).
+hisi_qtests() {
+	local t
+	for t in "$TOP"/tests/qtest/*-test.c; do
+		basename "$t" .c
+	done
+}

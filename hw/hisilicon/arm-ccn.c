@@ -34,8 +34,10 @@
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
+#include "qemu/units.h"
 #include "qapi/error.h"
 #include "hw/irq.h"
+#include "hw/platform-bus.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
 #include "migration/vmstate.h"
@@ -688,6 +690,38 @@ static void arm_ccn_reset_exit(Object *obj, ResetType type)
     ccn_update_irq(&ARM_CCN(obj)->pmu);
 }
 
+/*
+ * Whether the machine's platform bus has a free, naturally aligned
+ * CCN_MMIO_SIZE window for one more CCN. The machine maps the CCN there
+ * after realize and exits when it does not fit, without saying why.
+ */
+static bool ccn_platform_bus_has_room(Error **errp)
+{
+    Object *obj = object_resolve_path_type("", TYPE_PLATFORM_BUS_DEVICE, NULL);
+    PlatformBusDevice *pbus;
+
+    if (!obj) {
+        return true;
+    }
+    pbus = PLATFORM_BUS_DEVICE(obj);
+    for (uint64_t off = 0; off + CCN_MMIO_SIZE <= pbus->mmio_size;
+         off += CCN_MMIO_SIZE) {
+        MemoryRegion *mr = memory_region_find(&pbus->mmio, off,
+                                              CCN_MMIO_SIZE).mr;
+
+        if (!mr) {
+            return true;
+        }
+        memory_region_unref(mr);
+    }
+    error_setg(errp, "arm-ccn: no free %u MiB on the machine's platform bus "
+               "of %u MiB: it takes %u CCNs at most, fewer beside other "
+               "platform devices", (unsigned)(CCN_MMIO_SIZE / MiB),
+               (unsigned)(pbus->mmio_size / MiB),
+               (unsigned)(pbus->mmio_size / CCN_MMIO_SIZE));
+    return false;
+}
+
 static void arm_ccn_realize(DeviceState *dev, Error **errp)
 {
     ArmCcnState *s = ARM_CCN(dev);
@@ -695,6 +729,9 @@ static void arm_ccn_realize(DeviceState *dev, Error **errp)
     if (!s->pmu.clock_freq || s->pmu.clock_freq > NANOSECONDS_PER_SECOND) {
         error_setg(errp, "arm-ccn: clock-freq must be 1..1000000000 Hz "
                    "(got %u)", s->pmu.clock_freq);
+        return;
+    }
+    if (!ccn_platform_bus_has_room(errp)) {
         return;
     }
     for (size_t i = 0; i < ARRAY_SIZE(arm_ccn_nodes); i++) {
@@ -773,11 +810,17 @@ static void arm_ccn_class_init(ObjectClass *klass, void *data)
     dc->unrealize = arm_ccn_unrealize;
     rc->phases.hold = arm_ccn_reset_hold;
     rc->phases.exit = arm_ccn_reset_exit;
-    dc->desc = "ARM CCN-504 cache coherent network (its PMU)";
+    dc->desc = "ARM CCN-504 cache coherent network (its PMU): counts the "
+               "ring's flits and its nodes' events";
     dc->vmsd = &vmstate_arm_ccn;
     /* -device on machines with a platform bus (virt): a dynamic sysbus */
     dc->user_creatable = true;
     device_class_set_props(dc, arm_ccn_properties);
+    object_class_property_set_description(klass, "clock-freq",
+        "Hz of the cycle counter, 1-1000000000");
+    object_class_property_set_description(klass, "traffic",
+        "hisi-traffic object whose ring traffic is counted; "
+        "without it, the board's shared /machine/hisi-traffic-default");
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

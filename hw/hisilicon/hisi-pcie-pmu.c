@@ -458,7 +458,9 @@ static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
                                            s->core_id);
 
     if (!hisi_pcie_check_config(pdev, s->bdf_min, s->bdf_max, "bdf-min",
-                                "bdf-max", PCIE_ROOT_PORTS_HINT, pmu, errp)) {
+                                "bdf-max", PCIE_ROOT_PORTS_HINT, pmu, errp) ||
+        !hisi_pcie_check_root_ports(pdev, s->bdf_min, s->bdf_max, "bdf-min",
+                                    "bdf-max", errp)) {
         return;
     }
     if (!s->pmu.clock_freq || s->pmu.clock_freq > NANOSECONDS_PER_SECOND) {
@@ -543,9 +545,28 @@ static void hisi_pcie_pmu_class_init(ObjectClass *klass, void *data)
     k->device_id = HISI_PCIE_PMU_DEVICE_ID;
     k->class_id = PCI_CLASS_SYSTEM_OTHER;
     rc->phases.hold = hisi_pcie_pmu_reset_hold;
-    dc->desc = "HiSilicon PCIe PMU";
+    dc->desc = "HiSilicon PCIe PMU: counts the bandwidth and latency of a "
+               "PCIe core's root ports and their endpoints";
     dc->vmsd = &vmstate_hisi_pcie_pmu;
     device_class_set_props(dc, hisi_pcie_pmu_properties);
+    object_class_property_set_description(klass, "sicl-id",
+        "SICL id in REG_INFO, 0-65535: the PMU is "
+        "hisi_pcie<sicl-id>_core<core-id>, unique per bus");
+    object_class_property_set_description(klass, "core-id",
+        "PCIe core id in REG_INFO, 0-65535");
+    object_class_property_set_description(klass, "bdf-min",
+        "BDF of the first root port counted (REG_BDF), on the PMU's root "
+        "bus, not above bdf-max; 0x0080 is 00:10.0");
+    object_class_property_set_description(klass, "bdf-max",
+        "BDF of the last root port counted (REG_BDF); 0x00bf is 00:17.7");
+    object_class_property_set_description(klass, "version",
+        "REG_VERSION, the PMU's identifier in sysfs, 32 bits; "
+        "0x30 by default");
+    object_class_property_set_description(klass, "clock-freq",
+        "Hz of the cycles delays and times count, 1-1000000000");
+    object_class_property_set_description(klass, "traffic",
+        "hisi-traffic object whose traffic is counted; "
+        "without it, the board's shared /machine/hisi-traffic-default");
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

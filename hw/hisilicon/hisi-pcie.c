@@ -79,8 +79,20 @@ bool hisi_pcie_check_config(PCIDevice *pdev, uint16_t min, uint16_t max,
                             Error **errp)
 {
     const char *type = object_get_typename(OBJECT(pdev));
+    PCIBus *bus = pci_get_bus(pdev);
     SameLocation same = { .self = pdev };
 
+    /*
+     * Behind a root port or a switch it would be an ordinary endpoint,
+     * hot-pluggable, while a root complex integrated endpoint is part of
+     * the root complex from power-on: the drivers find it on the root bus.
+     */
+    if (!pci_bus_is_root(bus)) {
+        error_setg(errp, "%s: bus %s is behind a bridge: a root complex "
+                   "integrated endpoint sits on the root bus (bus=%s)", type,
+                   bus->qbus.name, pci_device_root_bus(pdev)->qbus.name);
+        return false;
+    }
     if (min > max) {
         error_setg(errp, "%s: %s (0x%04x) must not be above %s (0x%04x)",
                    type, min_name, min, max_name, max);
@@ -91,8 +103,7 @@ bool hisi_pcie_check_config(PCIDevice *pdev, uint16_t min, uint16_t max,
                    "bus: %s", type, min_name, min, max_name, max, range_hint);
         return false;
     }
-    pci_for_each_device_under_bus(pci_get_bus(pdev), find_same_location,
-                                  &same);
+    pci_for_each_device_under_bus(bus, find_same_location, &same);
     if (same.found) {
         g_autofree char *core = object_property_find(OBJECT(pdev),
                                                      "core-id") ?
@@ -104,6 +115,22 @@ bool hisi_pcie_check_config(PCIDevice *pdev, uint16_t min, uint16_t max,
                    "(the PMU name %s must be unique)", type, type,
                    object_property_get_uint(OBJECT(pdev), "sicl-id",
                                             &error_abort), core, pmu_name);
+        return false;
+    }
+    return true;
+}
+
+bool hisi_pcie_check_root_ports(PCIDevice *pdev, uint16_t min, uint16_t max,
+                                const char *min_name, const char *max_name,
+                                Error **errp)
+{
+    unsigned root = pci_bus_num(pci_get_bus(pdev));
+
+    if (PCI_BUS_NUM(min) != root) {
+        error_setg(errp, "%s: %s (0x%04x) and %s (0x%04x) are on bus %u, "
+                   "not the root bus %u: %s", object_get_typename(OBJECT(pdev)),
+                   min_name, min, max_name, max, PCI_BUS_NUM(min), root,
+                   PCIE_ROOT_PORTS_HINT);
         return false;
     }
     return true;

@@ -28,10 +28,11 @@ void hisi_pcie_rciep_exit(PCIDevice *pdev);
 void hisi_pcie_msi_update(PCIDevice *pdev, uint32_t pending, uint32_t *sent);
 
 /*
- * Check the BDF range given by the properties @min_name and @max_name (one
- * bus; @range_hint says which), and that no other device of @pdev's type
- * on its bus has the same "sicl-id" and "core-id" (where it has one): the
- * PMU names would clash.
+ * Check that @pdev sits on a root bus (an RCiEP, not behind a bridge), the
+ * BDF range given by the properties @min_name and @max_name (one bus;
+ * @range_hint says which), and that no other device of @pdev's type on its
+ * bus has the same "sicl-id" and "core-id" (where it has one): the PMU
+ * names would clash.
  */
 #define PCIE_ROOT_PORTS_HINT \
     "root ports sit on the root bus, for example 0x0080..0x00bf"
@@ -40,6 +41,14 @@ bool hisi_pcie_check_config(PCIDevice *pdev, uint16_t min, uint16_t max,
                             const char *min_name, const char *max_name,
                             const char *range_hint, const char *pmu_name,
                             Error **errp);
+
+/*
+ * Check that the range [@min, @max] of root ports, one bus, is on @pdev's
+ * root bus, where root ports are: a range on another bus covers none.
+ */
+bool hisi_pcie_check_root_ports(PCIDevice *pdev, uint16_t min, uint16_t max,
+                                const char *min_name, const char *max_name,
+                                Error **errp);
 
 /* The bit of root port @port in the cores' port bitmaps: 2 * (slot & 7) */
 uint32_t hisi_pcie_port_bit(PCIDevice *port);

@@ -5,9 +5,12 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/ctype.h"
+#include "qemu/cutils.h"
 #include "qemu/host-utils.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "hw/qdev-core.h"
 #include "trace.h"
 #include "hisi-pmu.h"
 
@@ -132,6 +135,18 @@ static void traffic_changed(Notifier *n, void *data)
     }
 }
 
+/* @value as IDX=N: unsigned integers, no sign, blank or trailing text */
+static bool parse_advance(const char *value, unsigned slots, unsigned *idx,
+                          int64_t *n)
+{
+    const char *eq = strchr(value, '=');
+    const char *end;
+
+    return eq && qemu_isdigit(value[0]) && qemu_isdigit(eq[1]) &&
+           !qemu_strtoui(value, &end, 10, idx) && end == eq && *idx < slots &&
+           !qemu_strtoi64(eq + 1, NULL, 0, n);
+}
+
 static void set_advance(Object *obj, Visitor *v, const char *name,
                         void *opaque, Error **errp)
 {
@@ -140,16 +155,21 @@ static void set_advance(Object *obj, Visitor *v, const char *name,
     int64_t now = hisi_pmu_now();
     unsigned idx;
     int64_t n;
-    char extra;
 
     if (!visit_type_str(v, name, &value, errp)) {
         return;
     }
-    if (sscanf(value, "%u=%" SCNi64 "%c", &idx, &n, &extra) != 2 ||
-        idx >= pmu->ops->slots || n < 0) {
+    if (!parse_advance(value, pmu->ops->slots, &idx, &n)) {
         error_setg(errp, "%s: advance must be IDX=N with IDX in 0..%u and N "
                    "in 0..2^63-1 (got '%s')", object_get_typename(obj),
                    pmu->ops->slots - 1, value);
+        return;
+    }
+    /* The counters count from realize on, and the reset clears them. */
+    if (!DEVICE(obj)->realized) {
+        error_setg(errp, "%s: advance is for the counters of a running "
+                   "machine (qom-set), not a start-up property",
+                   object_get_typename(obj));
         return;
     }
     hisi_pmu_fold_all(pmu, now);
@@ -159,11 +179,17 @@ static void set_advance(Object *obj, Visitor *v, const char *name,
 
 void hisi_pmu_init(HisiPmu *pmu, Object *owner, const HisiPmuOps *ops)
 {
+    g_autofree char *advance_desc = g_strdup_printf(
+        "Fault injection, qom-set on a running machine (write-only): IDX=N "
+        "adds N (0-2^63-1) to counter IDX (0-%u) as if counted",
+        ops->slots - 1);
+
     assert(ops->slots <= HISI_PMU_MAX_SLOTS);
     pmu->ops = ops;
     pmu->owner = owner;
     object_property_add(owner, "advance", "string", NULL, set_advance, NULL,
                         pmu);
+    object_property_set_description(owner, "advance", advance_desc);
 }
 
 void hisi_pmu_realize(HisiPmu *pmu)

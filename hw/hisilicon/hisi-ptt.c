@@ -646,7 +646,9 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
 
     if (!hisi_pcie_check_config(pdev, s->rp_bdf_min, s->rp_bdf_max,
                                 "rp-bdf-min", "rp-bdf-max",
-                                PCIE_ROOT_PORTS_HINT, pmu, errp)) {
+                                PCIE_ROOT_PORTS_HINT, pmu, errp) ||
+        !hisi_pcie_check_root_ports(pdev, s->rp_bdf_min, s->rp_bdf_max,
+                                    "rp-bdf-min", "rp-bdf-max", errp)) {
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &hisi_ptt_ops, s,
@@ -734,14 +736,29 @@ static void hisi_ptt_instance_init(Object *obj)
 
     object_property_add(obj, "fail-next-dma", "bool", ptt_get_flag,
                         ptt_set_flag, NULL, &s->fail_next_dma);
+    object_property_set_description(obj, "fail-next-dma",
+        "Fault injection: the next trace DMA write fails and stops the "
+        "trace, then this reads off again (default: off)");
     object_property_add(obj, "hold-tuning-busy", "bool", ptt_get_flag,
                         ptt_set_flag, NULL, &s->hold_tuning_busy);
+    object_property_set_description(obj, "hold-tuning-busy",
+        "Fault injection: while on, tuning never completes: TUNING_INT_STAT "
+        "stays 1 and tuning writes are dropped (default: off)");
     object_property_add(obj, "hold-trace-busy", "bool", ptt_get_flag,
                         ptt_set_flag, NULL, &s->hold_trace_busy);
+    object_property_set_description(obj, "hold-trace-busy",
+        "Fault injection: while on, the trace never goes idle: "
+        "TRACE_STS.IDLE stays 0 and DMA reset is ignored (default: off)");
     object_property_add_uint64_ptr(obj, "records", &s->records,
                                    OBJ_PROP_FLAG_READ);
+    object_property_set_description(obj, "records",
+        "Trace records written to the buffers since the last device reset "
+        "(read-only)");
     object_property_add_uint64_ptr(obj, "lost-tlps", &s->lost,
                                    OBJ_PROP_FLAG_READ);
+    object_property_set_description(obj, "lost-tlps",
+        "Selected TLPs not traced because every buffer was full, since the "
+        "last device reset (read-only)");
 }
 
 static void hisi_ptt_class_init(ObjectClass *klass, void *data)
@@ -756,9 +773,24 @@ static void hisi_ptt_class_init(ObjectClass *klass, void *data)
     k->device_id = HISI_PTT_DEVICE_ID;
     k->class_id = PCI_CLASS_SYSTEM_OTHER;
     rc->phases.hold = hisi_ptt_reset_hold;
-    dc->desc = "HiSilicon PCIe Tune and Trace (PTT)";
+    dc->desc = "HiSilicon PCIe Tune and Trace (PTT): traces the TLPs of a "
+               "PCIe core's root ports and tunes their traffic";
     dc->vmsd = &vmstate_hisi_ptt;
     device_class_set_props(dc, hisi_ptt_properties);
+    object_class_property_set_description(klass, "sicl-id",
+        "SICL id in LOCATION, 0-65535: the PMU is hisi_ptt<sicl-id>_<core-id>,"
+        " unique per bus");
+    object_class_property_set_description(klass, "core-id",
+        "PCIe core id in LOCATION, 0-65535");
+    object_class_property_set_description(klass, "rp-bdf-min",
+        "BDF of the first root port traced and tuned (DEVICE_RANGE), on the "
+        "PTT's root bus, not above rp-bdf-max; 0x0080 is 00:10.0");
+    object_class_property_set_description(klass, "rp-bdf-max",
+        "BDF of the last root port traced and tuned (DEVICE_RANGE); "
+        "0x00bf is 00:17.7");
+    object_class_property_set_description(klass, "traffic",
+        "hisi-traffic object whose traffic is traced and tuned; "
+        "without it, the board's shared /machine/hisi-traffic-default");
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

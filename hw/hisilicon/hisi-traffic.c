@@ -14,7 +14,7 @@
  * count stays continuous. Changes come from QMP (qom-set of "rules",
  * "paused", "burst-ns", "seed") and from the PTT's tuning.
  *
- * -object hisi-traffic,id=t0,seed=7,rules="stream=dma-write,rate=400000"
+ * -object hisi-traffic,id=t0,seed=7,rules=stream=dma-write,,rate=400000
  * -device hisi-ptt,traffic=t0
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -920,25 +920,33 @@ static void traffic_class_init(ObjectClass *oc, void *data)
     object_class_property_add_str(oc, "rules", traffic_get_rules,
                                   traffic_set_rules);
     object_class_property_set_description(oc, "rules",
-        "changes to the per-endpoint traffic, e.g. "
-        "stream=dma-write,rate=400000;ep=01:00.0,stream=all,rate=0");
+        "Changes to the built-in traffic: rule[;rule...], rule = "
+        "field[,field...] of ep=BB:DD.F, port=BB:DD.F, node=0-255, "
+        "stream=NAME|all|nic-all|ring-all (required), rate=0-10000000000 "
+        "per s, len=N[-N] (PCIe 1-1024 DWs, NIC 1-65535 bytes), "
+        "latency=0-1000000000 ns, coalesce=1-65535; later rules win "
+        "(default: \"\", none)");
     object_class_property_add_bool(oc, "paused", traffic_get_paused,
                                    traffic_set_paused);
     object_class_property_set_description(oc, "paused",
-        "no traffic while true");
+        "No traffic at all while on; setting it ends a running burst "
+        "(default: off)");
     object_class_property_add(oc, "burst-ns", "uint64", traffic_get_burst,
                               traffic_set_burst, NULL, NULL);
     object_class_property_set_description(oc, "burst-ns",
-        "set N: run the traffic for N ns of virtual time, then pause it; "
-        "reads the ns left of the running burst");
+        "Run time only (qom-set): N in 1-4611686018427387903 runs the "
+        "traffic for N ns of virtual time from now, then pauses it; "
+        "reads the ns left of the running burst, 0 when none");
     object_class_property_add(oc, "seed", "uint64", traffic_get_seed,
                               traffic_set_seed, NULL, NULL);
     object_class_property_set_description(oc, "seed",
-        "seed of the TLP lengths");
+        "Seed of the TLP, packet and flit length patterns, 64 bits "
+        "(default: 0)");
     object_class_property_add(oc, "epoch-ns", "int64", traffic_get_epoch,
                               NULL, NULL, NULL);
     object_class_property_set_description(oc, "epoch-ns",
-        "virtual time of the last change of the traffic");
+        "Virtual time in ns of the last change of the traffic "
+        "(read-only)");
 }
 
 static const TypeInfo hisi_traffic_info = {

@@ -601,9 +601,34 @@ static void hns3_pmu_class_init(ObjectClass *klass, void *data)
     k->device_id = HNS3_PMU_DEVICE_ID;
     k->class_id = PCI_CLASS_SYSTEM_OTHER;
     rc->phases.hold = hns3_pmu_reset_hold;
-    dc->desc = "HiSilicon HNS3 PMU";
+    dc->desc = "HiSilicon HNS3 PMU: counts the bandwidth, packets, latency "
+               "and interrupts of the HNS3 NIC's functions";
     dc->vmsd = &vmstate_hns3_pmu;
     device_class_set_props(dc, hns3_pmu_properties);
+    object_class_property_set_description(klass, "sicl-id",
+        "SICL id in DEVICE_ID, 0-65535: the PMU is hns3_pmu_sicl_<sicl-id>, "
+        "unique per bus");
+    object_class_property_set_description(klass, "bdf-min",
+        "BDF of the first NIC function counted (BDF register), on the bus "
+        "of bdf-max and not above it; 0x0100 is 01:00.0");
+    object_class_property_set_description(klass, "bdf-max",
+        "BDF of the last NIC function counted (BDF register); "
+        "0x01ff is 01:1f.7");
+    object_class_property_set_description(klass, "version",
+        "VERSION register, the PMU's identifier in sysfs, 32 bits; "
+        "0x40 by default");
+    object_class_property_set_description(klass, "clock-freq",
+        "CLOCK_FREQ register: Hz of the cycles latencies count, "
+        "1-1000000000");
+    object_class_property_set_description(klass, "ports",
+        "MAC ports of the NIC, 1-8: function f is on port f % ports");
+    object_class_property_set_description(klass, "queues",
+        "Queues of each NIC function, 1-256");
+    object_class_property_set_description(klass, "tcs",
+        "Traffic classes of each MAC port, 1-8");
+    object_class_property_set_description(klass, "traffic",
+        "hisi-traffic object whose NIC traffic is counted; "
+        "without it, the board's shared /machine/hisi-traffic-default");
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

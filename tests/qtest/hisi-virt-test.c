@@ -187,6 +187,131 @@ static void test_uncore_devices(void)
     qtest_quit(qts);
 }
 
+/* Status properties: they only report, and their description says so */
+static const char *const read_only_props[] = {
+    "records", "lost-tlps", "epoch-ns",
+};
+
+static bool is_read_only(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(read_only_props); i++) {
+        if (!strcmp(name, read_only_props[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The property list @cmd answers for @type; @resp holds it */
+static QList *type_props(QTestState *qts, const char *cmd, const char *type,
+                         QDict **resp)
+{
+    *resp = qtest_qmp(qts, "{ 'execute': %s,"
+                      "  'arguments': { 'typename': %s } }", cmd, type);
+    g_assert_nonnull(qdict_get_qlist(*resp, "return"));
+    return qdict_get_qlist(*resp, "return");
+}
+
+/*
+ * Check that every property @type adds to @parent has a description (one
+ * that says "(read-only)" for a status property), as @cmd answers for
+ * @type, and so has every property the instance at @path has beyond its
+ * parent's: what is added at realize too. An instance's properties named
+ * "...[N]" are QEMU's numbering of its memory regions and IRQ lines, and
+ * "legacy-..." ones string forms of others, not settings.
+ * Returns how many status properties it met.
+ */
+static unsigned check_descriptions(QTestState *qts, const char *cmd,
+                                   const char *type, const char *parent,
+                                   const char *path)
+{
+    QDict *parent_resp, *type_resp, *inst_resp;
+    g_autoptr(GHashTable) inherited = g_hash_table_new(g_str_hash,
+                                                       g_str_equal);
+    g_autoptr(GHashTable) described = g_hash_table_new(g_str_hash,
+                                                       g_str_equal);
+    unsigned read_only = 0;
+    QListEntry *e;
+
+    QLIST_FOREACH_ENTRY(type_props(qts, "qom-list-properties", parent,
+                                   &parent_resp), e) {
+        QDict *p = qobject_to(QDict, qlist_entry_obj(e));
+
+        g_hash_table_add(inherited, (char *)qdict_get_str(p, "name"));
+    }
+    QLIST_FOREACH_ENTRY(type_props(qts, cmd, type, &type_resp), e) {
+        QDict *p = qobject_to(QDict, qlist_entry_obj(e));
+        const char *name = qdict_get_str(p, "name");
+        const char *desc = qdict_get_try_str(p, "description");
+
+        if (g_hash_table_contains(inherited, name)) {
+            continue;
+        }
+        g_test_message("%s %s: %s", type, name, desc ? desc : "(none)");
+        g_assert_nonnull(desc);
+        g_assert_cmpstr(desc, !=, "");
+        if (is_read_only(name)) {
+            g_assert_nonnull(strstr(desc, "(read-only)"));
+            read_only++;
+        }
+        g_hash_table_add(described, (char *)name);
+    }
+    inst_resp = qtest_qmp(qts, "{ 'execute': 'qom-list',"
+                          "  'arguments': { 'path': %s } }", path);
+    QLIST_FOREACH_ENTRY(qdict_get_qlist(inst_resp, "return"), e) {
+        QDict *p = qobject_to(QDict, qlist_entry_obj(e));
+        const char *name = qdict_get_str(p, "name");
+
+        if (g_hash_table_contains(inherited, name) || strchr(name, '[') ||
+            g_str_has_prefix(name, "legacy-")) {
+            continue;
+        }
+        g_test_message("%s %s: %s", path, name,
+                       g_hash_table_contains(described, name) ?
+                       "described" : "no description");
+        g_assert_true(g_hash_table_contains(described, name));
+    }
+    qobject_unref(inst_resp);
+    qobject_unref(type_resp);
+    qobject_unref(parent_resp);
+    return read_only;
+}
+
+/*
+ * -device TYPE,help, -object hisi-traffic,help and the QMP property lists
+ * say what each property of ours is
+ */
+static void test_property_descriptions(void)
+{
+    static const struct {
+        const char *type;
+        const char *parent;
+        const char *path;
+    } devices[] = {
+        { "hisi-ptt", "pci-device", "/machine/peripheral/ptt" },
+        { "hisi-pcie-pmu", "pci-device", "/machine/peripheral/pcie-pmu" },
+        { "hns3-pmu", "pci-device", "/machine/peripheral/hns3-pmu" },
+        { "arm-ccn", "sys-bus-device", "/machine/peripheral/ccn" },
+    };
+    QTestState *qts = qtest_init(VIRT_ARGS
+        " -device hisi-ptt,id=ptt,bus=pcie.0,addr=0x8"
+        " -device hisi-pcie-pmu,id=pcie-pmu,bus=pcie.0,addr=0x9"
+        " -device hns3-pmu,id=hns3-pmu,bus=pcie.0,addr=0xa"
+        " -device arm-ccn,id=ccn"
+        " -object hisi-traffic,id=t0");
+    unsigned read_only = 0;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(devices); i++) {
+        read_only += check_descriptions(qts, "device-list-properties",
+                                        devices[i].type, devices[i].parent,
+                                        devices[i].path);
+    }
+    read_only += check_descriptions(qts, "qom-list-properties",
+                                    "hisi-traffic", "object", "/objects/t0");
+    g_assert_cmpuint(read_only, ==, G_N_ELEMENTS(read_only_props));
+    qtest_quit(qts);
+}
+
 static char *traffic_of(QTestState *qts, const char *id)
 {
     QDict *resp = qtest_qmp(qts, "{ 'execute': 'qom-get',"
@@ -299,6 +424,8 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hisi-virt/uncore-devices", test_uncore_devices);
+    qtest_add_func("/hisi-virt/property-descriptions",
+                   test_property_descriptions);
     qtest_add_func("/hisi-virt/device-set", test_device_set);
     qtest_add_func("/hisi-virt/topology-devices", test_topology_devices);
     return g_test_run();

@@ -1,0 +1,26 @@
+# hisi-uncore-emu: the virt board, the HiSilicon uncore models, and the
+# common PCIe models users put behind root ports to build real topologies.
+
+CONFIG_ARM_VIRT=y
+
+# Ports, switches and bridges
+CONFIG_PCIE_PORT=y
+CONFIG_XIO3130=y
+CONFIG_PCI_BRIDGE=y
+
+# Endpoints
+CONFIG_NVME_PCI=y
+CONFIG_E1000E_PCI_EXPRESS=y
+CONFIG_VIRTIO_PCI=y
+CONFIG_VIRTIO_BLK=y
+CONFIG_VIRTIO_NET=y
+CONFIG_VIRTIO_RNG=y
+CONFIG_VIRTIO_SERIAL=y
+CONFIG_PCI_TESTDEV=y
+CONFIG_EDU=y
+
+# HiSilicon uncore models
+CONFIG_HISI_PTT=y
+CONFIG_HISI_PCIE_PMU=y
+CONFIG_HNS3_PMU=y
+CONFIG_ARM_CCN=y
