@@ -208,6 +208,19 @@ static void test_selects(void)
         g_assert_true(model_ptt_direction_valid(dir, true));
     }
     g_assert_false(model_ptt_direction_valid(4, false));
+    /* the 4-bit direction past the last one: nothing, in either format */
+    for (unsigned dir = 4; dir < 16; dir++) {
+        for (int c = 0; c < CLASSES; c++) {
+            TrafficStream s = stream_of_class(c);
+
+            g_assert_false(model_ptt_selects(dir, type_bit(c), false, &s));
+            g_assert_false(model_ptt_selects(dir, type_bit(c), true, &s));
+        }
+        g_assert_false(model_ptt_direction_valid(dir, false));
+        g_assert_false(model_ptt_direction_valid(dir, true));
+        g_assert_false(model_ptt_direction_outbound(dir, false));
+        g_assert_false(model_ptt_direction_outbound(dir, true));
+    }
 }
 
 /*
@@ -331,6 +344,8 @@ static bool check_trace(const TrafficStream *s, uint32_t n, int64_t t0,
         g_assert_cmpint(model_ptt_trace_peek(&gen), ==,
                         next < end ? next : TRAFFIC_NEVER);
         filled = model_ptt_trace_fill(&gen, out + got * size, piece);
+        /* never more records than asked for: the caller's buffer ends */
+        g_assert_cmpuint(filled, <=, piece);
         for (uint32_t i = 0; i < filled; i++) {
             uint32_t stream;
             uint64_t k;
