@@ -253,6 +253,57 @@ static void test_stages_agree(void)
     g_assert_cmpuint(units(0x0300, global, s, 0, T1), ==, intr);
 }
 
+/*
+ * docs/hns3-pmu.md, "Latency events": each dly_* event adds, per packet it
+ * counts (per interrupt for dly_msix_write), its stage's share of the
+ * latency of the packet's stream.
+ */
+static const struct {
+    uint16_t code;
+    unsigned pct;
+} latency_shares[] = {
+    { 0x0202, 100 }, { 0x0204, 100 },                   /* to the MAC */
+    { 0x0206, 30 }, { 0x0207, 30 }, { 0x0208, 30 }, { 0x0209, 30 }, /* SSU */
+    { 0x020e, 25 }, { 0x020f, 25 },                     /* RPU, TPU */
+    { 0x0210, 20 }, { 0x0211, 20 }, { 0x0212, 20 },     /* RPE, TPE */
+    { 0x0213, 10 }, { 0x0214, 10 }, { 0x0215, 10 }, { 0x0216, 10 }, /* BDs */
+    { 0x0217, 15 }, { 0x0218, 15 }, { 0x0219, 15 }, { 0x021a, 15 }, /* pay */
+    { 0x021c, 5 },                                      /* MSI-X write */
+};
+
+static void test_latency_shares(void)
+{
+    NicStream s[FUNCS * PER_FUNC];
+    Hns3PmuFilter global = { HNS3_PMU_MODE_GLOBAL, 0, 0 };
+    unsigned dly_events = 0;
+
+    make(s);
+    for (size_t e = 0; e < G_N_ELEMENTS(latency_shares); e++) {
+        const Hns3PmuEvent *ev = model_hns3_pmu_event(latency_shares[e].code);
+        uint64_t expected = 0, units = 0;
+
+        g_assert_nonnull(ev);
+        for (unsigned i = 0; i < FUNCS * PER_FUNC; i++) {
+            Hns3PmuSums one = { 0 };
+
+            if (model_hns3_pmu_stream_matches(ev, &global, &s[i])) {
+                model_hns3_pmu_stream_sums(ev, &s[i], 0, T1, &one);
+                expected += one.units * s[i].latency_ns *
+                            latency_shares[e].pct / 100;
+                units += one.units;
+            }
+        }
+        g_assert_cmpuint(units, >, 0);
+        g_assert_cmpuint(sums(latency_shares[e].code, global, s, 0,
+                              T1).delay_ns, ==, expected);
+    }
+    /* ... and the table above is every latency event the driver has */
+    for (size_t i = 0; i < G_N_ELEMENTS(driver_events); i++) {
+        dly_events += (driver_events[i].code & 0xff00) == 0x0200;
+    }
+    g_assert_cmpuint(dly_events, ==, G_N_ELEMENTS(latency_shares));
+}
+
 /* Filters select what the driver's documentation says they select */
 static void test_filters(void)
 {
@@ -350,6 +401,7 @@ int main(int argc, char **argv)
     g_test_add_func("/hns3-pmu/unknown-codes", test_unknown_codes);
     g_test_add_func("/hns3-pmu/filter-modes", test_filter_modes);
     g_test_add_func("/hns3-pmu/stages-agree", test_stages_agree);
+    g_test_add_func("/hns3-pmu/latency-shares", test_latency_shares);
     g_test_add_func("/hns3-pmu/filters", test_filters);
     g_test_add_func("/hns3-pmu/port-tc-port-width", test_port_tc_port_width);
     g_test_add_func("/hns3-pmu/sums", test_sums);

@@ -155,6 +155,34 @@ static void test_bdfs(void)
     g_assert_false(ok("port=00:00.8,stream=all,rate=1"));
 }
 
+/*
+ * Only the hex digits of BB:DD.F (two, two, one; lspci's form), not what
+ * strtoul or %x would also take: a bare "0x", signs, spaces, other widths
+ */
+static void test_bdf_digits(void)
+{
+    static const char *const refused[] = {
+        "00:00.0x", "0x:00.0", "00:0x.0", "0x0:00.0", "+1:00.0", "-1:00.0",
+        " 1:00.0", "1:00.0", "001:00.0", "00:1.0", "00:001.0", "00:00.00",
+        "00:00.+1", "00:00.0 ", "0000:00:00.0x", "000:00:00.0",
+        "00000:00:00.0", "0x00:00:00.0", "00.00.0", "00:00:0", "g0:00.0",
+    };
+
+    g_assert_cmpint(one("ep=aB:1F.7,stream=all,rate=1")->ep, ==,
+                    0xab << 8 | 0x1f << 3 | 7);
+    for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
+        g_autofree char *ep = g_strdup_printf("ep=%s,stream=all,rate=1",
+                                              refused[i]);
+        g_autofree char *port = g_strdup_printf("port=%s,stream=all,rate=1",
+                                                refused[i]);
+
+        if (ok(ep) || ok(port)) {
+            g_test_message("BDF '%s' accepted", refused[i]);
+            g_test_fail();
+        }
+    }
+}
+
 /* Every stream name selects its stream alone; the groups select theirs */
 static void test_streams(void)
 {
@@ -338,6 +366,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rules-edges/numbers", test_numbers);
     g_test_add_func("/rules-edges/lengths", test_lengths);
     g_test_add_func("/rules-edges/bdfs", test_bdfs);
+    g_test_add_func("/rules-edges/bdf-digits", test_bdf_digits);
     g_test_add_func("/rules-edges/streams", test_streams);
     g_test_add_func("/rules-edges/rule-count", test_rule_count);
     g_test_add_func("/rules-edges/apply", test_apply);

@@ -25,20 +25,46 @@ const char *const model_nic_stream_names[NIC_KINDS] = {
     [NIC_ROCE_TX] = "roce-tx", [NIC_ROCE_RX] = "roce-rx",
 };
 
-/* [DDDD:]BB:DD.F in hex */
+/* The value of @n hex digits at @s; -1 if any of them is not one */
+static int parse_hex_digits(const char *s, unsigned n)
+{
+    int v = 0;
+
+    for (unsigned i = 0; i < n; i++) {
+        char c = s[i];
+        int d = c >= '0' && c <= '9' ? c - '0' :
+                c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+                c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+        if (d < 0) {
+            return -1;
+        }
+        v = v << 4 | d;
+    }
+    return v;
+}
+
+/*
+ * [0000:]BB:DD.F, digits exactly as lspci prints them (sscanf's %x would
+ * also take signs, spaces and a bare "0x")
+ */
 static bool parse_bdf(const char *s, int32_t *bdf)
 {
-    unsigned dom, bus, dev, fn;
-    char end;
+    int bus, dev, fn;
 
-    if (sscanf(s, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &end) == 4) {
-        if (dom != 0) {
+    if (strlen(s) == 12) {
+        if (parse_hex_digits(s, 4) != 0 || s[4] != ':') {
             return false;
         }
-    } else if (sscanf(s, "%x:%x.%x%c", &bus, &dev, &fn, &end) != 3) {
+        s += 5;
+    }
+    if (strlen(s) != 7 || s[2] != ':' || s[5] != '.') {
         return false;
     }
-    if (bus > 0xff || dev > 0x1f || fn > 7) {
+    bus = parse_hex_digits(s, 2);
+    dev = parse_hex_digits(s + 3, 2);
+    fn = parse_hex_digits(s + 6, 1);
+    if (bus < 0 || dev < 0 || dev > 0x1f || fn < 0 || fn > 7) {
         return false;
     }
     *bdf = bus << 8 | dev << 3 | fn;
