@@ -133,6 +133,26 @@ static uint64_t units_over_mode(uint16_t code, uint8_t mode,
  * conditions of such a mode split its count; in any other mode it counts
  * nothing (the driver would not program one; a guest that does gets 0).
  */
+/*
+ * The guest writes any byte as the filter mode (EVENT_CTRL_LOW[31:24]); a
+ * mode the PMU lacks selects nothing. The fuzzer found the mode used as a
+ * shift count past the mask's width (undefined behaviour, which the unit
+ * tests' UBSan build turns into a failure).
+ */
+static void test_unknown_modes_match_nothing(void)
+{
+    NicStream s[FUNCS * PER_FUNC];
+
+    make(s);
+    for (unsigned mode = HNS3_PMU_MODES; mode <= 0xff; mode++) {
+        Hns3PmuFilter f = { mode, 0, 0 };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(driver_events); i++) {
+            g_assert_cmpuint(units(driver_events[i].code, f, s, 0, T1), ==, 0);
+        }
+    }
+}
+
 static void test_filter_modes(void)
 {
     NicStream s[FUNCS * PER_FUNC];
@@ -400,6 +420,8 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/hns3-pmu/unknown-codes", test_unknown_codes);
     g_test_add_func("/hns3-pmu/filter-modes", test_filter_modes);
+    g_test_add_func("/hns3-pmu/unknown-modes-match-nothing",
+                    test_unknown_modes_match_nothing);
     g_test_add_func("/hns3-pmu/stages-agree", test_stages_agree);
     g_test_add_func("/hns3-pmu/latency-shares", test_latency_shares);
     g_test_add_func("/hns3-pmu/filters", test_filters);

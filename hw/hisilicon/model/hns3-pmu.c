@@ -116,7 +116,9 @@ bool model_hns3_pmu_stream_matches(const Hns3PmuEvent *ev,
 {
     bool devfn = (s->func & 0xff) == (f->cond & 0xff);
 
-    if (!(ev->kinds & (1u << s->kind)) || !(ev->modes & (1u << f->mode)) ||
+    /* The guest writes any 8-bit mode: no shift past the type's width */
+    if (f->mode >= HNS3_PMU_MODES ||
+        !(ev->kinds & (1u << s->kind)) || !(ev->modes & (1u << f->mode)) ||
         (ev->queues == EVEN && (s->queue & 1)) ||
         (ev->queues == ODD && !(s->queue & 1))) {
         return false;
