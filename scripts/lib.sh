@@ -37,7 +37,8 @@ version_of() {
 # SRC in BLD for our aarch64 device set (reconfiguring from scratch when the
 # arguments change) and build TARGETS. Compiles go through ccache with paths
 # relative to BLD's parent, so that trees laid out alike (SRC and BLD side by
-# side) share cached objects, from any clone.
+# side) share cached objects, from any clone. QEMU_CC picks the compiler
+# (default gcc).
 qemu_build() {
 	local src=$1 bld=$2 log=$3 targets=() conf
 	shift 3
@@ -46,9 +47,9 @@ qemu_build() {
 		shift
 	done
 	[ $# -gt 0 ] && shift
-	local cc=gcc
+	local cc=${QEMU_CC:-gcc}
 	if command -v ccache >/dev/null; then
-		cc="ccache gcc"
+		cc="ccache $cc"
 		export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 		export CCACHE_BASEDIR=$(dirname "$bld") CCACHE_NOHASHDIR=1
 		ccache -M 5G >/dev/null
