@@ -222,6 +222,26 @@ static void ptt_buffer_full(HisiPttState *s)
 }
 
 /*
+ * Whether [@addr, @addr + @len) is writable RAM to the PTT's bus master.
+ * The driver's trace buffers are DMA memory; on a Kunpeng the SMMU faults
+ * a buffer anywhere else. Letting the trace go to device registers or
+ * flash instead would make QEMU do one MMIO access per 8 bytes of trace
+ * (to the flash, one flash command and a new memory map each: gigabytes
+ * of them for a guest that asks).
+ */
+static bool ptt_dma_to_ram(PCIDevice *pdev, dma_addr_t addr, uint32_t len)
+{
+    hwaddr xlat, plen = len;
+    MemoryRegion *mr;
+
+    RCU_READ_LOCK_GUARD();
+    mr = address_space_translate(pci_get_address_space(pdev), addr, &xlat,
+                                 &plen, true, MEMTXATTRS_UNSPECIFIED);
+    return plen >= len && memory_region_is_ram(mr) &&
+           !memory_region_is_ram_device(mr) && !memory_region_is_rom(mr);
+}
+
+/*
  * Write @len bytes of records that end at the write offset. On a failure
  * the trace stops with the write offset at the last record written.
  */
@@ -244,6 +264,11 @@ static bool ptt_dma(HisiPttState *s, uint32_t len)
         qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace DMA with bus "
                       "mastering disabled: trace stopped\n");
         res = MEMTX_ACCESS_ERROR;
+    } else if (!ptt_dma_to_ram(pdev, addr, len)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: trace DMA to 0x%" PRIx64
+                      " (%u bytes), which is not RAM: trace stopped\n",
+                      addr, len);
+        res = MEMTX_DECODE_ERROR;
     } else {
         res = pci_dma_write(pdev, addr, s->dma_chunk, len);
         if (res != MEMTX_OK) {

@@ -623,15 +623,53 @@ static void test_no_dma_without_bus_master(void)
     hisi_fini(&p);
 }
 
-static void test_bad_dma_address(void)
+/* Where a test aims trace buffer 1: none of them is writable RAM */
+typedef enum PttBadBuffer {
+    BAD_BUFFER_NOWHERE,         /* nothing is mapped there */
+    BAD_BUFFER_FLASH,           /* the virt machine's second flash */
+    BAD_BUFFER_OWN_REGISTERS,   /* the PTT's BAR */
+    BAD_BUFFER_RAM_END,         /* starts in RAM, ends past it */
+} PttBadBuffer;
+
+#define VIRT_FLASH1             0x04000000ull
+#define RAM_END                 0x60000000ull   /* -m 512M */
+
+static uint64_t ptt_bad_buffer(Ptt *p, PttBadBuffer where)
 {
+    switch (where) {
+    case BAD_BUFFER_NOWHERE:
+        return 0xdead00000000ull;
+    case BAD_BUFFER_FLASH:
+        return VIRT_FLASH1;
+    case BAD_BUFFER_OWN_REGISTERS:
+        return p->bar.addr;
+    default:
+        return RAM_END - BUF_SIZE / 2;
+    }
+}
+
+/*
+ * A buffer that is not RAM fails the trace at its first write, and nothing
+ * is written there (each 8 bytes to the flash would be a flash command to
+ * QEMU: one new memory map each); one that ends past RAM takes the records
+ * that fit in RAM.
+ */
+static void test_bad_dma_address(gconstpointer data)
+{
+    PttBadBuffer where = GPOINTER_TO_UINT(data);
+    bool readable = where == BAD_BUFFER_NOWHERE || where == BAD_BUFFER_FLASH;
+    uint64_t addr, before[BUF_SIZE / 8], after[BUF_SIZE / 8];
     Ptt p;
 
     ptt_init(&p, "", NULL);
+    addr = ptt_bad_buffer(&p, where);
+    if (readable) {
+        qtest_memread(p.qts, addr, before, sizeof(before));
+    }
     ptt_start(&p, rp_4dw);
-    /* Buffer 1 points at nothing; buffer 0 works. */
     ptt_stop(&p);
-    hisi_wr(&p, TRACE_ADDR_BASE_HI(1), 0xdead);
+    hisi_wr(&p, TRACE_ADDR_BASE_LO(1), (uint32_t)addr);
+    hisi_wr(&p, TRACE_ADDR_BASE_HI(1), addr >> 32);
     hisi_wr(&p, A_TRACE_CTRL, R_TRACE_CTRL_RST_MASK);
     hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_4dw) | R_TRACE_CTRL_EN_MASK);
     qtest_clock_step(p.qts, 100 * 1000 * 1000);
@@ -641,7 +679,14 @@ static void test_bad_dma_address(void)
     g_assert_true(ptt_idle(&p));
     g_assert_cmphex(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
                                BUFFER), ==, 1);
+    g_assert_cmphex(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                               WRITE), <=,
+                    where == BAD_BUFFER_RAM_END ? BUF_SIZE / 2 : 0);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, 0);
+    if (readable) {
+        qtest_memread(p.qts, addr, after, sizeof(after));
+        g_assert_cmpmem(before, sizeof(before), after, sizeof(after));
+    }
     /* With buffer 1 in RAM again, a new trace fills it. */
     ptt_start(&p, rp_4dw);
     ptt_wait_buffer_full(&p);
@@ -1547,7 +1592,18 @@ int main(int argc, char **argv)
                    test_8dw_direction_0_traces_nothing);
     qtest_add_func("/hisi-ptt/no-dma-without-bus-master",
                    test_no_dma_without_bus_master);
-    qtest_add_func("/hisi-ptt/bad-dma-address", test_bad_dma_address);
+    qtest_add_data_func("/hisi-ptt/bad-dma-address/nowhere",
+                        GUINT_TO_POINTER(BAD_BUFFER_NOWHERE),
+                        test_bad_dma_address);
+    qtest_add_data_func("/hisi-ptt/bad-dma-address/flash",
+                        GUINT_TO_POINTER(BAD_BUFFER_FLASH),
+                        test_bad_dma_address);
+    qtest_add_data_func("/hisi-ptt/bad-dma-address/own-registers",
+                        GUINT_TO_POINTER(BAD_BUFFER_OWN_REGISTERS),
+                        test_bad_dma_address);
+    qtest_add_data_func("/hisi-ptt/bad-dma-address/ram-end",
+                        GUINT_TO_POINTER(BAD_BUFFER_RAM_END),
+                        test_bad_dma_address);
     qtest_add_func("/hisi-ptt/ctrl-change-while-tracing",
                    test_ctrl_change_while_tracing);
     qtest_add_func("/hisi-ptt/8dw-small-buffers-not-started",

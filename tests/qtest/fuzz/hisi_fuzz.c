@@ -6,8 +6,16 @@
  * management side sets through their fault-injection properties.
  *
  * generic-fuzz finds PCI functions through x86 I/O ports, so these targets
- * map the BARs themselves, through the virt machine's ECAM, at the start
- * of every input (the machine reset between inputs clears them).
+ * map the BARs themselves, through the virt machine's ECAM.
+ *
+ * Every input starts from the same state: the machine after a reset, with
+ * the BARs and MSIs set up. After an input, the least reset that restores
+ * that state runs: the whole machine's when the trace buffers were aimed
+ * outside RAM (the DMA may have reached anything); the PCI hierarchy's and
+ * our devices' when configuration space was written; else our devices'
+ * alone. Then the set-up again, in the same memory transaction, so that
+ * QEMU computes one new memory map (for each of the machine's address
+ * spaces), not two; none at all after the devices' reset alone.
  *
  * An input is a sequence of operations, each an opcode byte and its
  * operands (little-endian); an operation cut short ends the input:
@@ -38,6 +46,10 @@
 #include "qapi/error.h"
 #include "exec/memory.h"
 #include "qapi/qapi-commands-qom.h"
+#include "qemu/rcu.h"
+#include "hw/qdev-core.h"
+#include "hw/pci/pci_host.h"
+#include "hw/pci-host/gpex.h"
 #include "qobject/qbool.h"
 #include "qobject/qnum.h"
 #include "qobject/qstring.h"
@@ -60,6 +72,9 @@
 /* Virtual time an input may run, so that none runs long */
 #define HISI_STEP_MAX_NS        (10 * SCALE_MS)
 #define HISI_CLOCK_BUDGET_NS    (100 * SCALE_MS)
+
+/* Inputs between two drains of QEMU's RCU callbacks (see hisi_fuzz()) */
+#define HISI_RCU_DRAIN_INPUTS   64
 
 #define HISI_BDF(bus, dev, fn)  (((bus) << 8) | ((dev) << 3) | (fn))
 
@@ -94,12 +109,16 @@ static const HisiFunction hisi_functions[] = {
     { 0, HISI_BDF(2, 0, 0), -1 },                           /* pci-testdev */
 };
 
-/* The -device options, in the order of HISI_* */
+/* The -device options and the devices' QOM paths, in the order of HISI_* */
 static const char *const hisi_device_args[] = {
     "hisi-ptt,id=ptt,bus=pcie.0,addr=0x8,traffic=t0",
     "hisi-pcie-pmu,id=pcie-pmu,bus=pcie.0,addr=0x9,traffic=t0",
     "hns3-pmu,id=hns3-pmu,bus=pcie.0,addr=0xa,traffic=t0,queues=2,tcs=2",
     "arm-ccn,id=ccn,traffic=t0",
+};
+static const char *const hisi_device_paths[] = {
+    "/machine/peripheral/ptt", "/machine/peripheral/pcie-pmu",
+    "/machine/peripheral/hns3-pmu", "/machine/peripheral/ccn",
 };
 
 typedef enum HisiPropKind {
@@ -170,13 +189,24 @@ static struct {
     unsigned n_functions;
     const HisiProp *props[ARRAY_SIZE(hisi_props)];
     unsigned n_props;
+    DeviceState *devices_under_test[ARRAY_SIZE(hisi_device_paths)];
+    unsigned n_devices_under_test;
+    BusState *pci_root_bus;
 } hisi;
+
+/* What an input may have changed, in the order of the resets it needs */
+typedef enum HisiReach {
+    REACH_DEVICES,              /* only our devices' state */
+    REACH_PCI,                  /* configuration space */
+    REACH_MACHINE,              /* anything: DMA outside RAM */
+} HisiReach;
 
 /* The input being decoded */
 typedef struct HisiInput {
     const uint8_t *data;
     size_t left;
     uint64_t clock_left;        /* ns */
+    HisiReach reach;            /* what the input may have changed */
 } HisiInput;
 
 static bool take(HisiInput *in, void *buf, size_t n)
@@ -310,9 +340,23 @@ static void hisi_setup(QTestState *s)
     memory_region_transaction_commit();
 }
 
-/* Once: where the functions' MSI capabilities are (a reset keeps them) */
+/*
+ * Once: where the functions' MSI capabilities are (a reset keeps them),
+ * and the devices a light reset resets.
+ */
 static void hisi_pre_fuzz(QTestState *s)
 {
+    for (unsigned i = 0; i < ARRAY_SIZE(hisi_device_paths); i++) {
+        if (hisi.devices & BIT(i)) {
+            Object *dev = object_resolve_path(hisi_device_paths[i], NULL);
+
+            g_assert(dev);
+            hisi.devices_under_test[hisi.n_devices_under_test++] =
+                DEVICE(dev);
+        }
+    }
+    hisi.pci_root_bus = BUS(PCI_HOST_BRIDGE(object_resolve_path_type(
+        "", TYPE_GPEX_HOST, NULL))->bus);
     hisi_setup(s);
     for (unsigned i = 0; i < hisi.n_functions; i++) {
         uint16_t bdf = hisi.functions[i]->bdf;
@@ -330,6 +374,7 @@ static void hisi_pre_fuzz(QTestState *s)
         }
     }
     fuzz_reset(s);
+    hisi_setup(s);
 }
 
 static bool op_mmio(QTestState *s, HisiInput *in, bool write)
@@ -375,6 +420,7 @@ static bool op_config(QTestState *s, HisiInput *in, bool write)
     }
     bdf = hisi.functions[fn % hisi.n_functions]->bdf;
     if (write) {
+        in->reach = MAX(in->reach, REACH_PCI);
         mem_write(s, ecam(bdf, off), 1 << (size % 3), val);
     } else {
         mem_read(s, ecam(bdf, off), 1 << (size % 3));
@@ -404,6 +450,7 @@ static bool op_config_field(QTestState *s, HisiInput *in)
     if (!take_u8(in, &fn) || !take_u8(in, &field) || !take_u32(in, &val)) {
         return false;
     }
+    in->reach = MAX(in->reach, REACH_PCI);
     i = fn % hisi.n_functions;
     bdf = hisi.functions[i]->bdf;
     msi = hisi.msi_cap[i];
@@ -509,6 +556,13 @@ static bool op_ptt_buffers(QTestState *s, HisiInput *in)
     default:
         base = 0;
         break;
+    }
+    /* Only RAM and the PTT's own registers are the PTT's to write */
+    if (!(kind % BUF_KINDS == BUF_OWN_BAR ||
+          (kind % BUF_KINDS == BUF_RAM &&
+           base + (uint64_t)HISI_PTT_NUM_BUFS * size <=
+           HISI_RAM_BASE + HISI_RAM_SIZE))) {
+        in->reach = REACH_MACHINE;
     }
     for (int i = 0; i < HISI_PTT_NUM_BUFS; i++) {
         uint64_t addr = base ? base + (uint64_t)i * size : 0;
@@ -664,9 +718,9 @@ static void qom_set_or_abort(const char *path, const char *name,
 
 /*
  * Back to the state every input starts from: the properties a reset
- * leaves alone, then the machine reset (devices, configuration space).
+ * leaves alone, then the reset the input's @reach needs.
  */
-static void hisi_restore(QTestState *s)
+static void hisi_restore(QTestState *s, HisiReach reach)
 {
     for (unsigned i = 0; i < hisi.n_props; i++) {
         const HisiProp *p = hisi.props[i];
@@ -679,7 +733,24 @@ static void hisi_restore(QTestState *s)
         }
     }
     memory_region_transaction_begin();
-    fuzz_reset(s);
+    if (reach == REACH_MACHINE) {
+        fuzz_reset(s);
+    } else {
+        if (reach == REACH_PCI) {
+            bus_cold_reset(hisi.pci_root_bus);
+        }
+        for (unsigned i = 0; i < hisi.n_devices_under_test; i++) {
+            DeviceState *dev = hisi.devices_under_test[i];
+
+            if (reach == REACH_DEVICES ||
+                dev->parent_bus != hisi.pci_root_bus) {
+                device_cold_reset(dev);
+            }
+        }
+    }
+    if (reach != REACH_DEVICES) {
+        hisi_setup(s);
+    }
     memory_region_transaction_commit();
 }
 
@@ -688,15 +759,23 @@ static void hisi_fuzz(QTestState *s, const unsigned char *data, size_t size)
     HisiInput in = {
         .data = data, .left = size, .clock_left = HISI_CLOCK_BUDGET_NS,
     };
+    static unsigned inputs;
     uint8_t op;
 
-    hisi_setup(s);
     while (take_u8(&in, &op) &&
            hisi_ops[op % ARRAY_SIZE(hisi_ops)](s, &in)) {
         flush_events(s);
     }
     flush_events(s);
-    hisi_restore(s);
+    hisi_restore(s, in.reach);
+    /*
+     * QEMU frees old memory maps in RCU callbacks, which run under the BQL,
+     * and the fuzzer hardly ever lets go of it: without a drain now and
+     * then they pile up (4 GiB within minutes of PTT DMA to the flash).
+     */
+    if (++inputs % HISI_RCU_DRAIN_INPUTS == 0) {
+        drain_call_rcu();
+    }
 }
 
 static GString *hisi_cmdline(FuzzTarget *t)
