@@ -81,3 +81,38 @@ hisi_qtests() {
 		basename "$t" .c
 	done
 }
+
+# kbuild_modules KDIR SUFFIX NAME SRCDIR [MAKE-ARGS...]: build the modules of
+# one Kbuild tree against the kernel tree KDIR, in a copy under
+# build/kbuild$SUFFIX/NAME, and collect them in build/modules$SUFFIX/NAME.
+kbuild_modules() {
+	local kdir=$1 suffix=$2 name=$3 srcdir=$4 files
+	local out=$BUILD/kbuild$suffix/$name mods=$BUILD/modules$suffix/$name
+	shift 4
+	files=$(cd "$srcdir" && find . -type f | sort)
+	# A file removed from the source must not linger in the copy.
+	[ "$(cat "$out/.files" 2>/dev/null)" = "$files" ] || rm -rf "$out"
+	mkdir -p "$out" "$mods"
+	echo "$files" >"$out/.files"
+	# Kbuild writes its objects next to the sources: build in a copy that
+	# keeps timestamps, so only what changed is rebuilt.
+	cp -au "$srcdir/." "$out/"
+	make -s -C "$kdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		M="$out" "$@" modules ||
+		die "building the $name modules against $kdir failed (errors above)"
+	rm -f "$mods"/*.ko
+	find "$out" -name '*.ko' -exec cp {} "$mods/" \;
+	info "modules$suffix/$name: $(cd "$mods" && ls | tr '\n' ' ')"
+}
+
+# build_driver_sets KDIR SUFFIX [MAKE-ARGS...]: the driver sets the guest
+# loads (upstream, from build/upstream-src; ours; the test modules) against
+# the kernel tree KDIR, into build/modules$SUFFIX/SET.
+build_driver_sets() {
+	local kdir=$1 suffix=$2
+	shift 2
+	kbuild_modules "$kdir" "$suffix" upstream "$BUILD/upstream-src" "$@"
+	[ ! -f "$TOP/guest-drivers/Kbuild" ] ||
+		kbuild_modules "$kdir" "$suffix" ours "$TOP/guest-drivers" "$@"
+	kbuild_modules "$kdir" "$suffix" test "$TOP/tests/boot/modules" "$@"
+}
