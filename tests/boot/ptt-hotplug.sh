@@ -16,16 +16,6 @@
 PMU=/sys/bus/event_source/devices/hisi_ptt0_0
 MAP=0x100:0x80,0x200:0x88
 
-# wait_for CONDITION...: poll for up to 20 s
-wait_for() {
-	local i=0
-	while ! "$@"; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || return 1
-		usleep 100000
-	done
-}
-
 filters() {
 	ls $PMU/requester_filters | grep -v multiselect | tr '\n' ' '
 }

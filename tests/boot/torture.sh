@@ -40,16 +40,6 @@ MAP=0x100:0x80,0x200:0x88
 EV=/sys/bus/event_source/devices
 MODULES="hisi_ptt hisi_pcie_pmu hns3_pmu arm-ccn"
 
-# wait_for CONDITION...: poll for up to 20 s
-wait_for() {
-	local i=0
-	while ! "$@"; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || return 1
-		usleep 100000
-	done
-}
-
 # A perf session of every PMU of the set: one perf stat counting an event
 # of each counting PMU while a 50 ms trace of each PTT runs under it.
 session() {
@@ -102,12 +92,13 @@ rate() {
 # counts are exact against the traffic given: 16000000 bytes/s per core.
 all_at_once() {
 	local st=0 pids="" n
-	perf stat -x, -a -e "{$PCIE0/rx_mwr_flux,bdf=0x100,len_mode=1/,$PCIE0/rx_mwr_time,bdf=0x100,len_mode=1/}" \
-		-- sleep 60 >/tmp/aao.pcie0 2>&1 &
-	pids="$pids $!"
-	perf stat -x, -a -e "{$PCIE1/rx_mwr_flux,bdf=0x200,len_mode=1/,$PCIE1/rx_mwr_time,bdf=0x200,len_mode=1/}" \
-		-- sleep 60 >/tmp/aao.pcie1 2>&1 &
-	pids="$pids $!"
+	for n in 0 1; do
+		# Core n's PMU, hisi_pcie0_core<n>, counts its endpoint 0<n+1>:00.0.
+		set -- "hisi_pcie0_core$n/rx_mwr_flux,bdf=0x$((n + 1))00,len_mode=1/" \
+			"hisi_pcie0_core$n/rx_mwr_time,bdf=0x$((n + 1))00,len_mode=1/"
+		perf stat -x, -a -e "{$1,$2}" -- sleep 60 >/tmp/aao.pcie$n 2>&1 &
+		pids="$pids $!"
+	done
 	perf stat -x, -a -e "{$HNS3/pps_ssu_rpu_packet_num,global=1/,$HNS3/pps_ssu_rpu_time,global=1/}" \
 		-- sleep 60 >/tmp/aao.hns3 2>&1 &
 	pids="$pids $!"

@@ -58,3 +58,14 @@ ktap_finish() {
 	[ "$KTAP_FAIL" = 0 ]
 	exit
 }
+
+# wait_for CONDITION...: poll CONDITION (a command) for up to 20 s, for a
+# suite that waits on the guest (a hot-plug, a rescan, a file a test writes)
+wait_for() {
+	local i=0
+	while ! "$@"; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || return 1
+		usleep 100000
+	done
+}
