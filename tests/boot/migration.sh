@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The guest half of tests/boot/migration-test: two sessions, each a perf
+# record of the hisi-ptt and a perf stat of the hisi-pcie-pmu, hns3-pmu and
+# arm-ccn over one burst of traffic, during which the guest asks to be
+# migrated (scripts/run-guest --requests migrate). It prints the traces and
+# the counts as "# MIGRATION" lines for the host to compare with a run that
+# was not migrated (--requests stay). The trace lines hold every record's
+# bytes, each time stamp counted from the first record's: the burst starts
+# at another virtual time in each run (docs/reliability.md).
+# Topology (set by migration-test): as determinism.sh but with an edu in
+# place of the NVMe, which QEMU cannot migrate, the PCIe PMU and the CCN
+# named pmu and ccn, and the traffic object t0 created paused.
+. /guest/tests/lib/ktap.sh
+. /guest/tests/lib/qmp.sh
+
+PMU=hisi_pcie0_core0
+BURST_NS=5000000000
+
+ktap_start migration
+
+# In this shell: the connection is a file descriptor of the shell.
+if qmp_open >/tmp/qmp-open.log 2>&1; then
+	ktap_pass qmp
+else
+	ktap_fail qmp "$(cat /tmp/qmp-open.log)"
+fi
+
+# The workload of both perf processes: say it runs, then wait for the end
+# of the session.
+WAIT='touch /tmp/ready-$0; while [ ! -e /tmp/done ]; do sleep 0.05; done'
+
+# session NAME REQUEST...: the 8DW trace of every TLP below both root ports
+# and the counts of one burst, with a migration asked for (the request's
+# QOM properties: scripts/run-guest --requests) while the burst runs
+session() {
+	local name=$1 i
+	shift
+	rm -f /tmp/ready-* /tmp/done
+	perf record -o /tmp/ptt.data -a \
+		-e hisi_ptt0_0/filter=0x80005,type=7,direction=2,format=1/ \
+		-- sh -c "$WAIT" record >/tmp/record.log 2>&1 &
+	perf stat -x, -o /tmp/stat.log -a \
+		-e "{$PMU/rx_mwr_flux,port=0x5/,$PMU/rx_mrd_flux,port=0x5/}" \
+		-e 'hns3_pmu_sicl_0/bw_ssu_rpu_byte_num,global=1/' \
+		-e 'ccn/hnf_cache_miss,node=2/' \
+		-- sh -c "$WAIT" stat >/tmp/stat.out 2>&1 &
+	for i in $(seq 200); do
+		[ -e /tmp/ready-record ] && [ -e /tmp/ready-stat ] && break
+		sleep 0.05
+	done
+	qom_set t0 burst-ns $BURST_NS || return 1
+	echo "HISI-EMU-MIGRATE $*" >/dev/console
+	# The burst, then some virtual time for the last records' DMA
+	sleep $((BURST_NS / 1000000000 + 1))
+	touch /tmp/done
+	wait || { cat /tmp/record.log /tmp/stat.out; return 1; }
+	trace "$name" && counts "$name"
+}
+
+# trace NAME: every trace record of the dump, its time stamp counted from
+# the first record's (8DW: the Time word is the low 32 bits of the ns time
+# stamp)
+trace() {
+	perf report -D -i /tmp/ptt.data >/tmp/dump.txt 2>&1 || { tail -n 5 /tmp/dump.txt; return 1; }
+	awk '
+	function word(    i, b, v) {
+		v = 0
+		for (i = 6; i >= 3; i--) {
+			b = $i
+			v = v * 256 + (index("0123456789abcdef", substr(b, 1, 1)) - 1) * 16 +
+				index("0123456789abcdef", substr(b, 2, 1)) - 1
+		}
+		return v
+	}
+	# decoded fields: offset, four bytes, name
+	/^\.  [0-9a-f]+: / {
+		field = NF == 8 ? $7 : $NF
+		if (field != "Prefix" && field != "Header" && field != "Time")
+			next
+		if (field == "Time") {
+			t = word()
+			if (n++ == 0)
+				t0 = t
+			print (t - t0 + 4294967296) % 4294967296
+		} else {
+			print $3, $4, $5, $6, $NF
+		}
+	}
+	END { print n + 0 > "/tmp/records" }' /tmp/dump.txt >/tmp/records.txt
+	echo "# MIGRATION $1 trace records=$(cat /tmp/records) hash=$(md5sum </tmp/records.txt | cut -d' ' -f1)" >>/tmp/results
+	[ "$(cat /tmp/records)" -gt 0 ] || { echo "no records"; return 1; }
+}
+
+# counts NAME: what perf stat counted, each PMU something
+counts() {
+	awk -F, '/hisi_pcie|hns3_pmu|ccn/ { v = v " " $3 "=" $1 } END { print v }' /tmp/stat.log >/tmp/counts
+	echo "# MIGRATION $1 counts$(cat /tmp/counts)" >>/tmp/results
+	grep -qE 'rx_mwr_flux[^ ]*=[1-9]' /tmp/counts && grep -qE 'byte_num[^ ]*=[1-9]' /tmp/counts &&
+		grep -qE 'cache_miss[^ ]*=[1-9]' /tmp/counts || { cat /tmp/stat.log; return 1; }
+}
+
+rm -f /tmp/results
+ktap_check mid-burst session mid-burst t0 burst-ns
+# The PCIe PMU's counter 0 and the CCN's counter 0 (the first event of
+# each) pushed past their overflow while the VM is stopped: both overflow
+# interrupts are pending when it migrates. The counts take the pushes, in
+# both runs alike.
+ktap_check overflow-pending session overflow-pending t0 burst-ns \
+	pmu advance=0=9223372036854775807 ccn advance=0=4294967295
+cat /tmp/results
+
+ktap_finish
