@@ -81,6 +81,9 @@ trace trace-4dw-dir3-cpl 0x80004 4 3 0
 trace trace-8dw-requester-outbound-cpl 0x00200 4 1 1
 trace trace-8dw-port-inbound-np 0x80001 2 2 1
 trace trace-8dw-inbound-cpl-a 0x80004 4 3 1
+# 8DW time stamps are the low 32 bits of the ns time: over 9 s they wrap
+# twice, and go on rising modulo 2^32
+trace trace-8dw-time-stamp-wraps 0x80004 4 3 1 9000
 
 # no_records NAME FILTER TYPE DIRECTION FORMAT: a trace that holds nothing
 no_records() {

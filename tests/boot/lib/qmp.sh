@@ -53,9 +53,12 @@ qmp() {
 	esac
 }
 
+# Quiet seconds do not end the wait: a PCIe hot-unplug takes 5 s and more
+# (pciehp's attention button delay) before QEMU sends DEVICE_DELETED.
 qmp_event() {
 	local line end=$(($(date +%s) + ${2:-20}))
-	while [ "$(date +%s)" -lt $end ] && read -r -t 5 line <&9; do
+	while [ "$(date +%s)" -lt $end ]; do
+		read -r -t 1 line <&9 || continue
 		case $line in
 		*'"event": "'"$1"'"'*) echo "$line"; return 0 ;;
 		esac

@@ -206,7 +206,12 @@ static void consume(const uint8_t *aux, uint64_t from, uint64_t to,
 		if (format) {
 			if (dw[0] != 0xffffffff || dw[6] != 0)
 				fail(rec, "not an 8DW record", dw, 8);
-			if (rec && dw[7] < last_time)
+			/*
+			 * The stamp is the low 32 bits of the ns time: it wraps
+			 * every 4.3 s, and only a step of more than half that
+			 * range is one back.
+			 */
+			if (rec && (int32_t)(dw[7] - last_time) < 0)
 				fail(rec, "time stamp went back", dw, 8);
 			last_time = dw[7];
 			memcpy(hdr, dw + 2, sizeof(hdr));
