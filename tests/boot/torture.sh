@@ -165,14 +165,15 @@ hotplug_churn() {
 	session_bg &
 	for round in 1 2; do
 		for cpu in 1 2 3 0; do
-			echo 0 >/sys/devices/system/cpu/cpu$cpu/online || st=1
+			echo 0 >/sys/devices/system/cpu/cpu$cpu/online || st="$st cpu$cpu-off"
 			usleep 300000
-			echo 1 >/sys/devices/system/cpu/cpu$cpu/online || st=1
+			echo 1 >/sys/devices/system/cpu/cpu$cpu/online || st="$st cpu$cpu-on"
 		done
 	done
 	wait $! || { cat /tmp/churn.out; return 1; }
-	[ $st = 0 ] && [ "$(grep -cE '^[1-9][0-9]*,' /tmp/churn.out)" = 4 ] ||
-		{ cat /tmp/churn.out; return 1; }
+	# (what failed first: ktap_fail shows the first lines)
+	[ "$st" = 0 ] && [ "$(grep -cE '^[1-9][0-9]*,' /tmp/churn.out)" = 4 ] ||
+		{ echo "failed writes: $st"; grep -vE '^[1-9][0-9]*,' /tmp/churn.out; return 1; }
 }
 
 # The endpoint a requester filter traces goes (QMP device_del) in the middle

@@ -702,6 +702,130 @@ static void test_migration(void)
     hisi_fini(&src);
 }
 
+/* Every counter's CNT, EXT_CNT and status */
+static void pmu_twin_log_counters(Pmu *p, HisiTwinLog *log)
+{
+    for (int i = 0; i < HISI_PCIE_PMU_COUNTERS; i++) {
+        hisi_twin_log_at(log, "CNT", i,
+                         hisi_rdq(p, HISI_PCIE_PMU_REG(CNT, i)));
+        hisi_twin_log_at(log, "EXT_CNT", i,
+                         hisi_rdq(p, HISI_PCIE_PMU_REG(EXT_CNT, i)));
+        hisi_twin_log_at(log, "INT_STAT", i,
+                         hisi_rd(p, HISI_PCIE_PMU_REG(INT_STAT, i)));
+    }
+}
+
+/* perf starts counter 1, its interrupt unmasked: it counts, no overflow */
+static void pmu_twin_start_counter_1(Pmu *p, HisiTwinLog *log)
+{
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 1),
+             pmu_port_event(TX_MWR_FLUX, RP_PORT_BIT, LEN_DEFAULT) |
+             R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wr(p, HISI_PCIE_PMU_REG(INT_MASK, 1), 0);
+    /* no second MSI for the overflow still pending */
+    g_assert_false(hisi_twin_log(log, "MSI", hisi_msi_taken(p)));
+}
+
+/*
+ * One run: counter 0 brought to its overflow in small clock steps, and
+ * there (migrated if @migrate) its status set and its MSI in RAM, not
+ * taken; counter 3 due to overflow 26 TLPs later, counter 2 counting
+ * bytes all along (and parts of a cycle), counter 4 since its trigger.
+ * Then the driver: takes the MSI, starts another event (first, or if
+ * @timer_first after counter 3's overflow), lets counter 3's overflow come
+ * by the clock alone (its MSI from the device's timer), clears both
+ * statuses, and reads the counters over a few more steps. What it saw
+ * goes to @log.
+ */
+static void pmu_twin_run(bool timer_first, bool migrate, HisiTwinLog *log)
+{
+    uint64_t lat = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT);
+    static const int64_t steps[] = { 9, 999, 33333, 1000 * 1000 + 17 };
+    Pmu src, dst, *p = &src;
+    int polls;
+
+    pmu_init(p, "", NULL);
+    qtest_clock_step(p->qts, 7919);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 2),
+             pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_DEFAULT) |
+             R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 3),
+             lat | R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(CNT, 3), -(30ull * CYCLES_PER_US / 2));
+    hisi_wr(p, HISI_PCIE_PMU_REG(INT_MASK, 3), 0);
+    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 4),
+             pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD) |
+             pmu_trigger(3, false) | R_EVENT_CTRL_EVENT_EN_MASK);
+    pmu_start_near_overflow(p);
+    for (polls = 0; !hisi_rd(p, HISI_PCIE_PMU_REG(INT_STAT, 0)); polls++) {
+        g_assert_cmpint(polls, <, 1000);
+        qtest_clock_step(p->qts, 97);
+    }
+    hisi_twin_log(log, "polls to the overflow", polls);
+    g_assert_cmphex(qtest_readl(p->qts, HISI_MSI_ADDR), ==, HISI_MSI_DATA);
+    /* Counted up to this odd time: parts of a cycle, a trigger met */
+    pmu_twin_log_counters(p, log);
+    g_assert_cmpuint(hisi_rdq(p, HISI_PCIE_PMU_REG(CNT, 4)), >, 0);
+    if (migrate) {
+        pmu_init(&dst, "", "-incoming", "defer", NULL);
+        hisi_migrate_into(src.qts, dst.qts);
+        hisi_fini(&src);
+        p = &dst;
+    }
+    g_assert_true(hisi_twin_log(log, "MSI", hisi_msi_taken(p)));
+    if (!timer_first) {
+        pmu_twin_start_counter_1(p, log);
+    }
+    /* Counter 3's overflow, with no register access to find it */
+    qtest_clock_step(p->qts, 50 * 1000);
+    g_assert_true(hisi_twin_log(log, "MSI", hisi_msi_taken(p)));
+    if (timer_first) {
+        pmu_twin_start_counter_1(p, log);
+    }
+    pmu_twin_log_counters(p, log);
+    g_assert_cmphex(hisi_rd(p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
+    g_assert_cmphex(hisi_rd(p, HISI_PCIE_PMU_REG(INT_STAT, 3)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
+    /* the handler: W1C of each status it finds */
+    for (int i = 0; i < HISI_PCIE_PMU_COUNTERS; i++) {
+        if (hisi_rd(p, HISI_PCIE_PMU_REG(INT_STAT, i))) {
+            hisi_twin_log(log, "handled", i);
+            hisi_wr(p, HISI_PCIE_PMU_REG(INT_STAT, i),
+                    R_INT_STAT_OVERFLOW_MASK);
+            g_assert_cmphex(hisi_rd(p, HISI_PCIE_PMU_REG(INT_STAT, i)), ==,
+                            0);
+        }
+    }
+    for (int i = 0; i < ARRAY_SIZE(steps); i++) {
+        qtest_clock_step(p->qts, steps[i]);
+        pmu_twin_log_counters(p, log);
+        hisi_twin_log(log, "MSI", hisi_msi_taken(p));
+    }
+    hisi_fini(p);
+}
+
+/*
+ * Migrated with an overflow pending and its MSI not taken, the PMU goes
+ * on as a twin that is not migrated: the status stays set until the W1C,
+ * the MSI is there once, a timer's overflow comes on time, and every
+ * counter then counts the same. @data: whether the next overflow comes
+ * before the driver's next register write, which would re-arm the timer.
+ */
+static void test_migration_overflow_pending(gconstpointer data)
+{
+    bool timer_first = GPOINTER_TO_INT(data);
+    HisiTwinLog twin, migrated;
+
+    hisi_twin_init(&twin);
+    hisi_twin_init(&migrated);
+    pmu_twin_run(timer_first, false, &twin);
+    pmu_twin_run(timer_first, true, &migrated);
+    hisi_twin_assert_same(&migrated, &twin);
+    hisi_twin_free(&migrated);
+    hisi_twin_free(&twin);
+}
+
 /*
  * Hot-plug: an edu endpoint below root port 00:11.0 (bus 2, "rp1", port
  * bit OTHER_PORT_BIT), counted alone by that port's filter: its DMA writes
@@ -836,6 +960,12 @@ int main(int argc, char **argv)
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);
     qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
+    qtest_add_data_func("/hisi-pcie-pmu/migration-overflow-pending/"
+                        "event-started", GINT_TO_POINTER(false),
+                        test_migration_overflow_pending);
+    qtest_add_data_func("/hisi-pcie-pmu/migration-overflow-pending/"
+                        "next-overflow-by-timer", GINT_TO_POINTER(true),
+                        test_migration_overflow_pending);
     qtest_add_func("/hisi-pcie-pmu/hotplug-counted-from-plug",
                    test_hotplug_counted_from_plug);
     qtest_add_func("/hisi-pcie-pmu/hot-unplug-counted-to-removal",

@@ -1146,6 +1146,157 @@ static void test_migration(void)
     hisi_fini(&src);
 }
 
+/* Where a twin-run test migrates the trace */
+typedef enum PttMigAt {
+    PTT_MIG_AT_FULL,        /* a buffer's status just set, its MSI not taken */
+    PTT_MIG_MID_BUFFER,     /* at an odd time, the records not yet written */
+    PTT_MIG_STALLED,        /* the next buffer stalled, TLPs being lost */
+} PttMigAt;
+
+typedef struct PttMigCase {
+    const char *name;
+    const PttTrace *trace;
+    PttMigAt at;
+} PttMigCase;
+
+static const PttMigCase ptt_mig_cases[] = {
+    { "migration-at-buffer-boundary/8dw", &rp_8dw, PTT_MIG_AT_FULL },
+    { "migration-at-buffer-boundary/4dw", &rp_4dw, PTT_MIG_AT_FULL },
+    { "migration-mid-buffer/8dw", &rp_8dw, PTT_MIG_MID_BUFFER },
+    { "migration-mid-buffer/4dw", &rp_4dw, PTT_MIG_MID_BUFFER },
+    { "migration-while-stalled/4dw", &rp_4dw, PTT_MIG_STALLED },
+};
+
+/* The driver's poll: a few records a step, never on a TLP's time */
+#define PTT_POLL_NS         997
+#define PTT_POLLS_MAX       100000
+
+/* Every register, and the device's statistics */
+static void ptt_twin_log_regs(Ptt *p, HisiTwinLog *log)
+{
+    HisiSnapshot regs = { 0 };
+
+    ptt_snapshot_all(&regs);
+    hisi_snapshot_take(p, &regs);
+    for (size_t i = 0; i < regs.n; i++) {
+        hisi_twin_log_at(log, "register", regs.off[i], regs.val[i]);
+    }
+    hisi_twin_log(log, "records", ptt_qom_get_uint(p, "records"));
+    hisi_twin_log(log, "lost-tlps", ptt_qom_get_uint(p, "lost-tlps"));
+}
+
+/*
+ * One run of case @c: a trace started at an odd time, polled in small
+ * steps to the first full buffer. Then, migrated at the case's instant if
+ * @migrate: the driver takes the MSI, writes the interrupt mask again
+ * (no second MSI for the same buffer), and in the mid-buffer case lets
+ * the clock alone fill the next buffer (its MSI by the device's timer);
+ * then it takes each full buffer (its MSI, the W1C) over two more buffer
+ * switches, and an odd time more. What the driver saw at each poll, the
+ * registers, the tune events and all four buffers go to @log.
+ */
+static void ptt_twin_run(const PttMigCase *c, bool migrate, HisiTwinLog *log)
+{
+    unsigned fulls = 0;
+    int64_t fill_ns;
+    uint32_t stat, sts;
+    Ptt src, dst, *p = &src;
+    int polls;
+
+    ptt_init(p, ",id=ptt", NULL);
+    ptt_tune(p, TUNE_QOS_TX_P, TUNE_LEVEL_MAX);
+    qtest_clock_step(p->qts, 54321);
+    ptt_start(p, *c->trace);
+    for (polls = 0; !(stat = hisi_rd(p, A_TRACE_INT_STAT)); polls++) {
+        g_assert_cmpint(polls, <, PTT_POLLS_MAX);
+        qtest_clock_step(p->qts, PTT_POLL_NS);
+    }
+    fill_ns = polls * PTT_POLL_NS;
+    hisi_twin_log(log, "polls to the first full buffer", polls);
+    hisi_twin_log(log, "TRACE_INT_STAT", stat);
+    hisi_twin_log(log, "TRACE_WR_STS", hisi_rd(p, A_TRACE_WR_STS));
+    /* Its MSI is in RAM, not yet taken by the driver. */
+    g_assert_cmphex(stat, ==, BIT(0));
+    g_assert_cmphex(qtest_readl(p->qts, HISI_MSI_ADDR), ==, HISI_MSI_DATA);
+    if (c->at == PTT_MIG_MID_BUFFER) {
+        hisi_twin_log(log, "MSI", hisi_msi_taken(p));
+        hisi_wr(p, A_TRACE_INT_STAT, stat);
+        fulls++;
+        /* a quarter of a buffer in, and records due since the last read */
+        qtest_clock_step(p->qts, fill_ns / 4);
+        sts = hisi_twin_log(log, "TRACE_WR_STS", hisi_rd(p, A_TRACE_WR_STS));
+        g_assert_cmphex(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 1);
+        g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, WRITE), >, 0);
+        qtest_clock_step(p->qts, 3331);
+    } else if (c->at == PTT_MIG_STALLED) {
+        qtest_clock_step(p->qts, 2 * fill_ns + 1234);
+        hisi_twin_log(log, "TRACE_WR_STS", hisi_rd(p, A_TRACE_WR_STS));
+        g_assert_cmpuint(ptt_qom_get_uint(p, "lost-tlps"), >, 0);
+    }
+    if (migrate) {
+        ptt_init(&dst, ",id=ptt", "-incoming", "defer", NULL);
+        hisi_migrate_into(src.qts, dst.qts);
+        hisi_fini(&src);
+        p = &dst;
+    }
+    /* The status still set, its MSI there once */
+    g_assert_cmpint(hisi_twin_log(log, "MSI", hisi_msi_taken(p)), ==,
+                    c->at != PTT_MIG_MID_BUFFER);
+    hisi_twin_log(log, "TRACE_INT_MASK", hisi_rd(p, A_TRACE_INT_MASK));
+    hisi_wr(p, A_TRACE_INT_MASK, 0);
+    g_assert_false(hisi_twin_log(log, "MSI", hisi_msi_taken(p)));
+    if (c->at == PTT_MIG_MID_BUFFER) {
+        /* no register access: the device finds the buffer full itself */
+        qtest_clock_step(p->qts, fill_ns);
+        g_assert_true(hisi_twin_log(log, "MSI", hisi_msi_taken(p)));
+    }
+    /* The driver takes the pending buffer, then two more switches */
+    for (polls = 0; fulls < 3; polls++) {
+        g_assert_cmpint(polls, <, PTT_POLLS_MAX);
+        stat = hisi_rd(p, A_TRACE_INT_STAT);
+        hisi_twin_log_at(log, "TRACE_INT_STAT", polls, stat);
+        hisi_twin_log_at(log, "TRACE_WR_STS", polls,
+                         hisi_rd(p, A_TRACE_WR_STS));
+        hisi_twin_log_at(log, "MSI", polls, hisi_msi_taken(p));
+        if (stat) {
+            hisi_wr(p, A_TRACE_INT_STAT, stat);
+            fulls++;
+        }
+        qtest_clock_step(p->qts, PTT_POLL_NS);
+    }
+    hisi_twin_log(log, "polls after the migration point", polls);
+    qtest_clock_step(p->qts, 123457);
+    ptt_twin_log_regs(p, log);
+    for (int i = 0; i < ARRAY_SIZE(tune_events); i++) {
+        hisi_twin_log_at(log, "tune event", i,
+                         ptt_tune_read(p, tune_events[i]));
+    }
+    hisi_twin_log(log, "MSI", hisi_msi_taken(p));
+    hisi_twin_log_mem(log, "buffers", p->qts, BUF_BASE,
+                      HISI_PTT_NUM_BUFS * BUF_SIZE);
+    hisi_fini(p);
+}
+
+/*
+ * Migrated at an adversarial instant, the trace loses, repeats and
+ * reorders nothing: what the driver sees, the registers and every byte of
+ * the four buffers are those of a twin run that is not migrated.
+ */
+static void test_migration_twin(gconstpointer data)
+{
+    const PttMigCase *c = data;
+    HisiTwinLog twin, migrated;
+
+    hisi_twin_init(&twin);
+    hisi_twin_init(&migrated);
+    ptt_twin_run(c, false, &twin);
+    ptt_twin_run(c, true, &migrated);
+    g_test_message("%u entries compared", migrated.entries->len);
+    hisi_twin_assert_same(&migrated, &twin);
+    hisi_twin_free(&migrated);
+    hisi_twin_free(&twin);
+}
+
 static const HisiRefusal bad_properties[] = {
     { "bdf-min-above-max",
       { "-device", "hisi-ptt,rp-bdf-min=0x90,rp-bdf-max=0x80" },
@@ -1615,6 +1766,12 @@ int main(int argc, char **argv)
     hisi_add_refusals("/hisi-ptt/bad-properties", bad_properties,
                       ARRAY_SIZE(bad_properties));
     qtest_add_func("/hisi-ptt/migration", test_migration);
+    for (int i = 0; i < ARRAY_SIZE(ptt_mig_cases); i++) {
+        g_autofree char *path = g_strdup_printf("/hisi-ptt/%s",
+                                                ptt_mig_cases[i].name);
+
+        qtest_add_data_func(path, &ptt_mig_cases[i], test_migration_twin);
+    }
     qtest_add_func("/hisi-ptt/traffic-default-rate",
                    test_traffic_default_rate);
     qtest_add_func("/hisi-ptt/traffic-rule-change", test_traffic_rule_change);

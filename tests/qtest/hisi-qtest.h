@@ -11,6 +11,7 @@
 #ifndef TESTS_QTEST_HISI_QTEST_H
 #define TESTS_QTEST_HISI_QTEST_H
 
+#include "qemu/bswap.h"
 #include "libqtest.h"
 #include "libqos/generic-pcihost.h"
 #include "libqos/pci.h"
@@ -319,19 +320,30 @@ static inline void hisi_wait_migration(QTestState *qts)
 }
 
 /*
- * Migrate the stopped @src into @dst, started with "-incoming defer"; @dst
- * runs on after.
+ * Migrate @src into @dst, started with "-incoming defer"; @dst runs on
+ * after, its virtual clock where @src's was.
+ *
+ * Under the qtest accelerator the virtual clock is qtest's own counter,
+ * which migration does not carry: @dst's would start at 0, and the
+ * devices' times (when a record happened, what a counter counted since)
+ * would be ahead of it. So @dst's clock is set to @src's before the state
+ * comes in, and what happens after is what would have happened in @src.
+ * qtest reads a clock only by moving it ("clock_step 0" fails): @src's is
+ * read by a 1 ns step once its state is saved, which that state never sees.
  */
 static inline void hisi_migrate_into(QTestState *src, QTestState *dst)
 {
     g_autofree char *file = g_strdup_printf("%s/hisi-qtest-mig-%d",
                                             g_get_tmp_dir(), getpid());
     g_autofree char *uri = g_strdup_printf("file:%s", file);
+    int64_t now;
 
     qtest_qmp_assert_success(src, "{'execute': 'stop'}");
     qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments':"
                              " {'uri': %s}}", uri);
     hisi_wait_migration(src);
+    now = qtest_clock_step(src, 1) - 1;
+    g_assert_cmpint(qtest_clock_set(dst, now), ==, now);
     qtest_qmp_assert_success(dst, "{'execute': 'migrate-incoming',"
                              " 'arguments': {'uri': %s}}", uri);
     hisi_wait_migration(dst);
@@ -350,6 +362,86 @@ static inline void hisi_migrate(HisiDev *src, HisiDev *dst, HisiInitFn *init)
 {
     init(dst, "", "-incoming", "defer", NULL);
     hisi_migrate_into(src->qts, dst->qts);
+}
+
+/*
+ * What a run saw, in order: a test runs its steps twice, once migrating at
+ * some instant and once (the twin) not, and the two logs must be the same
+ * entry for entry, name, index and value.
+ */
+typedef struct HisiTwinEntry {
+    const char *what;
+    uint64_t at;            /* an index or address within @what */
+    uint64_t val;
+} HisiTwinEntry;
+
+typedef struct HisiTwinLog {
+    GArray *entries;
+} HisiTwinLog;
+
+static inline void hisi_twin_init(HisiTwinLog *log)
+{
+    log->entries = g_array_new(FALSE, FALSE, sizeof(HisiTwinEntry));
+}
+
+static inline void hisi_twin_free(HisiTwinLog *log)
+{
+    g_array_free(log->entries, TRUE);
+}
+
+/* Log @val as @what[@at]; returns @val */
+static inline uint64_t hisi_twin_log_at(HisiTwinLog *log, const char *what,
+                                        uint64_t at, uint64_t val)
+{
+    HisiTwinEntry e = { .what = what, .at = at, .val = val };
+
+    g_array_append_val(log->entries, e);
+    return val;
+}
+
+static inline uint64_t hisi_twin_log(HisiTwinLog *log, const char *what,
+                                     uint64_t val)
+{
+    return hisi_twin_log_at(log, what, 0, val);
+}
+
+/* Log guest memory [@addr, @addr + @len), @len a multiple of 8, by words */
+static inline void hisi_twin_log_mem(HisiTwinLog *log, const char *what,
+                                     QTestState *qts, uint64_t addr,
+                                     size_t len)
+{
+    g_autofree uint64_t *buf = g_malloc(len);
+
+    g_assert_cmpuint(len % sizeof(*buf), ==, 0);
+    qtest_memread(qts, addr, buf, len);
+    for (size_t i = 0; i < len / sizeof(*buf); i++) {
+        hisi_twin_log_at(log, what, addr + i * sizeof(*buf),
+                         le64_to_cpu(buf[i]));
+    }
+}
+
+/* The migrated run saw what its twin saw */
+static inline void hisi_twin_assert_same(const HisiTwinLog *migrated,
+                                         const HisiTwinLog *twin)
+{
+    guint n = MIN(migrated->entries->len, twin->entries->len);
+
+    for (guint i = 0; i < n; i++) {
+        HisiTwinEntry *m = &g_array_index(migrated->entries, HisiTwinEntry,
+                                          i);
+        HisiTwinEntry *t = &g_array_index(twin->entries, HisiTwinEntry, i);
+
+        if (strcmp(m->what, t->what) || m->at != t->at || m->val != t->val) {
+            g_test_message("entry %u: migrated %s[0x%" PRIx64 "] = 0x%"
+                           PRIx64 ", twin %s[0x%" PRIx64 "] = 0x%" PRIx64,
+                           i, m->what, m->at, m->val, t->what, t->at,
+                           t->val);
+        }
+        g_assert_cmpstr(m->what, ==, t->what);
+        g_assert_cmphex(m->at, ==, t->at);
+        g_assert_cmphex(m->val, ==, t->val);
+    }
+    g_assert_cmpuint(migrated->entries->len, ==, twin->entries->len);
 }
 
 /* Properties QEMU must refuse: a test case each (hisi_add_refusals) */

@@ -717,6 +717,152 @@ static void test_migration(void)
     hisi_fini(&src);
 }
 
+/* Every slot's counters, overflow status and settings */
+static void pmu_twin_log_counters(Pmu *p, HisiTwinLog *log)
+{
+    static const struct {
+        const char *name;
+        uint64_t off;
+    } regs[] = {
+        { "EVENT_CTRL_LOW", A_EVENT_CTRL_LOW },
+        { "EVENT_CTRL_HIGH", A_EVENT_CTRL_HIGH },
+        { "EVENT_INTR_MASK", A_EVENT_INTR_MASK },
+        { "EVENT_QID_CTRL", A_EVENT_QID_CTRL },
+        { "EVENT_QID_PARA", A_EVENT_QID_PARA },
+    };
+
+    hisi_twin_log(log, "GLOBAL_CTRL", hisi_rd(p, A_GLOBAL_CTRL));
+    for (int i = 0; i < HNS3_PMU_SLOTS; i++) {
+        for (int r = 0; r < ARRAY_SIZE(regs); r++) {
+            hisi_twin_log_at(log, regs[r].name, i,
+                             hisi_rd(p, HISI_REG_AT(HNS3_PMU_SLOT_BASE,
+                                                    HNS3_PMU_SLOT_SIZE, i) +
+                                        regs[r].off));
+        }
+        hisi_twin_log_at(log, "EVENT_COUNTER", i,
+                         hisi_rdq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, i)));
+        hisi_twin_log_at(log, "EVENT_EXT_COUNTER", i,
+                         hisi_rdq(p, HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER,
+                                                       i)));
+        hisi_twin_log_at(log, "EVENT_INTR_STATUS", i,
+                         hisi_rd(p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS,
+                                                      i)));
+    }
+}
+
+/* perf starts slot 1, its interrupt unmasked: it counts, no overflow */
+static void pmu_twin_start_slot_1(Pmu *p, HisiTwinLog *log)
+{
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1),
+            pmu_event(DLY_RPU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 1), 0);
+    /* no second MSI for the overflow still pending */
+    g_assert_false(hisi_twin_log(log, "MSI", hisi_msi_taken(p)));
+}
+
+/*
+ * One run: slot 0 brought to its overflow in small clock steps, and there
+ * (migrated if @migrate) its status set and its MSI in RAM, not taken;
+ * slot 3 due to overflow 50 packets later, slot 2 counting bytes all
+ * along. Then the driver: takes the MSI, starts another event (first, or
+ * if @timer_first after slot 3's overflow), lets slot 3's overflow come by
+ * the clock alone (its MSI from the device's timer), clears both statuses
+ * with the STATUS_RESET pulse, and reads the counters over a few more
+ * steps. What it saw goes to @log.
+ */
+static void pmu_twin_run(bool timer_first, bool migrate, HisiTwinLog *log)
+{
+    uint32_t pps = pmu_event(PPS_SSU_RPU, MODE_GLOBAL) |
+                   R_EVENT_CTRL_LOW_EN_MASK;
+    static const int64_t steps[] = { 1, 999, 33333, 1000 * 1000 + 17 };
+    Pmu src, dst, *p = &src;
+    int polls;
+
+    pmu_init(p, "", NULL);
+    qtest_clock_step(p->qts, 7919);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 2),
+            pmu_event(BW_SSU_RPU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 3), pps);
+    hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 3), -60ull);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 3), 0);
+    /* slot 4: packets of port 0, TC 1, after the driver's QID check */
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 4),
+            pmu_qid_para(EDU_DEVFN, 1));
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 4),
+            R_EVENT_QID_CTRL_REQ_MASK);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_HIGH, 4), pmu_port_tc(0, 1));
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 4),
+            pmu_event(PPS_SSU_RPU, MODE_PORT_TC) | R_EVENT_CTRL_LOW_EN_MASK);
+    pmu_start_near_overflow(p);
+    for (polls = 0; !pmu_overflow_pending(p, 0); polls++) {
+        g_assert_cmpint(polls, <, 1000);
+        qtest_clock_step(p->qts, 97);
+    }
+    hisi_twin_log(log, "polls to the overflow", polls);
+    g_assert_cmphex(qtest_readl(p->qts, HISI_MSI_ADDR), ==, HISI_MSI_DATA);
+    /* Counted up to this odd time */
+    pmu_twin_log_counters(p, log);
+    if (migrate) {
+        pmu_init(&dst, "", "-incoming", "defer", NULL);
+        hisi_migrate_into(src.qts, dst.qts);
+        hisi_fini(&src);
+        p = &dst;
+    }
+    g_assert_true(hisi_twin_log(log, "MSI", hisi_msi_taken(p)));
+    if (!timer_first) {
+        pmu_twin_start_slot_1(p, log);
+    }
+    /* Slot 3's overflow, with no register access to find it */
+    qtest_clock_step(p->qts, 50 * 1000);
+    g_assert_true(hisi_twin_log(log, "MSI", hisi_msi_taken(p)));
+    if (timer_first) {
+        pmu_twin_start_slot_1(p, log);
+    }
+    pmu_twin_log_counters(p, log);
+    g_assert_true(pmu_overflow_pending(p, 0));
+    g_assert_true(pmu_overflow_pending(p, 3));
+    /* the handler: the STATUS_RESET pulse for each status it finds */
+    for (int i = 0; i < HNS3_PMU_SLOTS; i++) {
+        if (pmu_overflow_pending(p, i)) {
+            uint32_t ctrl = hisi_rd(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i));
+
+            hisi_twin_log(log, "handled", i);
+            hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i),
+                    ctrl | R_EVENT_CTRL_LOW_STATUS_RESET_MASK);
+            hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i), ctrl);
+            g_assert_false(pmu_overflow_pending(p, i));
+        }
+    }
+    for (int i = 0; i < ARRAY_SIZE(steps); i++) {
+        qtest_clock_step(p->qts, steps[i]);
+        pmu_twin_log_counters(p, log);
+        hisi_twin_log(log, "MSI", hisi_msi_taken(p));
+    }
+    hisi_fini(p);
+}
+
+/*
+ * Migrated with an overflow pending and its MSI not taken, the PMU goes
+ * on as a twin that is not migrated: the status stays set until the
+ * driver clears it, the MSI is there once, a timer's overflow comes on
+ * time, and every counter then counts the same. @data: whether the next
+ * overflow comes before the driver's next register write, which would
+ * re-arm the timer.
+ */
+static void test_migration_overflow_pending(gconstpointer data)
+{
+    bool timer_first = GPOINTER_TO_INT(data);
+    HisiTwinLog twin, migrated;
+
+    hisi_twin_init(&twin);
+    hisi_twin_init(&migrated);
+    pmu_twin_run(timer_first, false, &twin);
+    pmu_twin_run(timer_first, true, &migrated);
+    hisi_twin_assert_same(&migrated, &twin);
+    hisi_twin_free(&migrated);
+    hisi_twin_free(&twin);
+}
+
 static const HisiRefusal bad_properties[] = {
     { "clock-freq-0", { "-device", "hns3-pmu,clock-freq=0" },
       "clock-freq must be 1..1000000000 Hz (got 0)" },
@@ -766,6 +912,12 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/overflow-advance", test_overflow_advance);
     qtest_add_func("/hns3-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hns3-pmu/migration", test_migration);
+    qtest_add_data_func("/hns3-pmu/migration-overflow-pending/"
+                        "event-started", GINT_TO_POINTER(false),
+                        test_migration_overflow_pending);
+    qtest_add_data_func("/hns3-pmu/migration-overflow-pending/"
+                        "next-overflow-by-timer", GINT_TO_POINTER(true),
+                        test_migration_overflow_pending);
     qtest_add_func("/hns3-pmu/rule-changes-linear", test_rule_changes_linear);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
                       ARRAY_SIZE(bad_properties));
