@@ -113,7 +113,15 @@ driver_reloads() {
 # list corruption, or report of the slab debugger (ours run under
 # slub_debug=FZPU), but for the kernel's own known reports (lib/kernel-log.awk)
 no_kernel_errors() {
+	local first from
+
 	dmesg | awk -f /guest/tests/lib/kernel-log.awk >/tmp/kernel-log
-	! grep -E 'WARNING:|BUG:|(^|[] ])BUG|Oops|Call trace:|refcount_t|list_(add|del) corruption' /tmp/kernel-log &&
-		! grep -E 'Poison overwritten|Redzone|Padding overwritten|Freepointer' /tmp/kernel-log
+	first=$(grep -nE 'WARNING:|BUG:|(^|[] ])BUG|Oops|Call trace:|refcount_t|list_(add|del) corruption|Poison overwritten|Redzone|Padding overwritten|Freepointer' \
+		/tmp/kernel-log | head -n 1 | cut -d: -f1)
+	[ -z "$first" ] && return 0
+	# the first report, with what led to it
+	from=$((first - 8))
+	[ "$from" -ge 1 ] || from=1
+	sed -n "$from,$((first + 2))p" /tmp/kernel-log
+	return 1
 }
