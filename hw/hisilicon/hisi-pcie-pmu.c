@@ -39,6 +39,7 @@
 #include "trace.h"
 #include "hisi-pcie.h"
 #include "hisi-pmu.h"
+#include "hisi-tap.h"
 #include "hisi-pcie-pmu-regs.h"
 #include "model/pcie-pmu.h"
 
@@ -59,6 +60,8 @@ struct HisiPciePmuState {
     MemoryRegion mmio;
     HisiPmu pmu;
     TrafficStream streams[TRAFFIC_MERGE_MAX];
+    Notifier real_tlp;
+    bool wants_real;        /* what the traffic was told (not migrated) */
 
     /* properties */
     uint16_t sicl_id;
@@ -228,6 +231,84 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
     } else {
         hisi_pmu_add(pmu, idx, HISI_PMU_CNT, sums.bytes);
         hisi_pmu_add_cycles(pmu, idx, HISI_PMU_EXT_CNT, t1 - t0);
+    }
+}
+
+/* Whether counter @c counts @t, a TLP of the real traffic */
+static bool pmu_selects_real(HisiPciePmuState *s, PmuCounter *c,
+                             const PciePmuEvent *ev, const HisiRealTlp *t)
+{
+    uint32_t target = FIELD_EX64(c->event_ctrl, EVENT_CTRL, TARGET);
+    uint16_t port = pci_get_bdf(t->port);
+    TrafficStream like = { .dir = t->dir, .kind = t->kind };
+
+    if (port < s->bdf_min || port > s->bdf_max ||
+        !model_pcie_pmu_stream_matches(ev, &like)) {
+        return false;
+    }
+    /* The target filter as pmu_add_endpoint applies it */
+    if (FIELD_EX64(c->event_ctrl, EVENT_CTRL, TARGET_EN)) {
+        return !ev->latency && target == t->requester;
+    }
+    return target & hisi_pcie_port_bit(t->port);
+}
+
+/*
+ * A TLP of the real traffic (source=real or mixed), counted at its time
+ * by each counter that selects it, as a TLP of a stream would be. QEMU
+ * completes a read at once: its latency counts the TLP, no delay.
+ */
+static void pmu_real_tlp(Notifier *n, void *data)
+{
+    HisiPciePmuState *s = container_of(n, HisiPciePmuState, real_tlp);
+    const HisiRealTlp *t = data;
+    uint16_t len_dw = model_pcie_tlp_len_dw(&t->tlp);
+    unsigned header_dw = model_pcie_tlp_fmt(&t->tlp) & 1 ? 4 : 3;
+
+    for (unsigned idx = 0; idx < HISI_PCIE_PMU_COUNTERS; idx++) {
+        PmuCounter *c = &s->ctr[idx];
+        const PciePmuEvent *ev;
+        PciePmuSums sums = { 0 };
+        PciePmuFilter f;
+
+        if (!pmu_counting(s, c)) {
+            continue;
+        }
+        ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL,
+                                             EVENT));
+        if (!pmu_selects_real(s, c, ev, t)) {
+            continue;
+        }
+        hisi_pmu_fold(&s->pmu, idx, t->now);
+        f = pmu_filter(ev, c->event_ctrl);
+        if (f.trig_en && !c->triggered) {
+            if (!model_pcie_pmu_fires_trigger(&f, len_dw)) {
+                continue;
+            }
+            c->triggered = true;
+        }
+        model_pcie_pmu_tlp_sums(&f, t->kind, len_dw, header_dw, 0, &sums);
+        if (ev->latency) {
+            hisi_pmu_add(&s->pmu, idx, HISI_PMU_EXT_CNT, sums.tlps);
+        } else {
+            hisi_pmu_add(&s->pmu, idx, HISI_PMU_CNT, sums.bytes);
+        }
+    }
+    pmu_update_irq(&s->pmu);
+    hisi_pmu_schedule(&s->pmu, t->now);
+}
+
+/* A PMU with a counter counting wants the real TLPs. */
+static void pmu_want_real(HisiPciePmuState *s)
+{
+    bool want = false;
+
+    for (unsigned idx = 0; idx < HISI_PCIE_PMU_COUNTERS; idx++) {
+        want |= pmu_counting(s, &s->ctr[idx]);
+    }
+    if (want != s->wants_real) {
+        s->wants_real = want;
+        hisi_traffic_want_real(s->pmu.traffic, want);
     }
 }
 
@@ -426,6 +507,7 @@ static void hisi_pcie_pmu_write(void *opaque, hwaddr addr, uint64_t val,
     }
     pmu_update_irq(&s->pmu);
     hisi_pmu_schedule(&s->pmu, now);
+    pmu_want_real(s);
 }
 
 static const MemoryRegionOps hisi_pcie_pmu_ops = {
@@ -449,6 +531,7 @@ static void hisi_pcie_pmu_reset_hold(Object *obj, ResetType type)
         s->ctr[i] = (PmuCounter) { .int_mask = R_INT_MASK_OVERFLOW_MASK };
     }
     s->msi_sent = 0;
+    pmu_want_real(s);
 }
 
 static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
@@ -474,12 +557,16 @@ static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     hisi_pmu_realize(&s->pmu);
+    hisi_traffic_observe_real(s->pmu.traffic, &s->real_tlp, pmu_real_tlp);
 }
 
 static void hisi_pcie_pmu_exit(PCIDevice *pdev)
 {
     HisiPciePmuState *s = HISI_PCIE_PMU(pdev);
 
+    s->global_ctrl = 0;
+    pmu_want_real(s);
+    hisi_traffic_unobserve(&s->real_tlp);
     hisi_pmu_unrealize(&s->pmu);
     hisi_pcie_rciep_exit(pdev);
 }
@@ -497,8 +584,15 @@ static const VMStateDescription vmstate_pmu_counter = {
     },
 };
 
+static int hisi_pcie_pmu_post_load(void *opaque, int version_id)
+{
+    pmu_want_real(opaque);
+    return 0;
+}
+
 static const VMStateDescription vmstate_hisi_pcie_pmu = {
     .name = TYPE_HISI_PCIE_PMU,
+    .post_load = hisi_pcie_pmu_post_load,
     .version_id = 2,
     .minimum_version_id = 2,
     .fields = (const VMStateField[]) {

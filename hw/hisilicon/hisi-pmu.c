@@ -61,6 +61,8 @@ void hisi_pmu_fold(HisiPmu *pmu, unsigned idx, int64_t now)
 {
     HisiPmuSlot *c = &pmu->slot[idx];
 
+    /* The real TLPs before now count first, each at its time. */
+    hisi_traffic_flush_real(pmu->traffic);
     /* A time before the last: a qtest clock restarts after migration. */
     if (now > c->since) {
         pmu->ops->count(pmu, idx, c->since, now);
@@ -202,7 +204,7 @@ void hisi_pmu_realize(HisiPmu *pmu)
 
 void hisi_pmu_unrealize(HisiPmu *pmu)
 {
-    hisi_traffic_remove_change_notifier(&pmu->traffic_changed);
+    hisi_traffic_unobserve(&pmu->traffic_changed);
     timer_free(pmu->overflow_timer);
 }
 

@@ -35,8 +35,10 @@
 #include "hw/pci/msi.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
+#include "system/runstate.h"
 #include "trace.h"
 #include "hisi-pcie.h"
+#include "hisi-tap.h"
 #include "hisi-traffic.h"
 #include "hisi-ptt-regs.h"
 #include "model/ptt-record.h"
@@ -64,7 +66,9 @@ struct HisiPttState {
 
     MemoryRegion mmio;
     QEMUTimer *buf_timer;   /* armed when the current buffer is due full */
+    VMChangeStateEntry *vm_state;
     Notifier traffic_changed;
+    Notifier real_tlp;
     uint8_t *dma_chunk;
     TrafficStream streams[TRAFFIC_MERGE_MAX];
     PttTraceGen *gen;
@@ -80,6 +84,16 @@ struct HisiPttState {
     bool fail_next_dma;     /* the next DMA write fails */
     bool hold_tuning_busy;  /* tuning never completes */
     bool hold_trace_busy;   /* the trace never goes idle */
+
+    /* debugging, set with qom-set: see ptt_pause_at_buffer_end */
+    bool pause_at_buffer_end;
+    /*
+     * The trace stands still for the polls, timers and status clears from
+     * the pause's request until the VM runs again; a new trace setting or
+     * a traffic change ends it early, to write the records due under the
+     * old one. Not migrated: a migrated VM starts running, which ends it.
+     */
+    bool paused_at_buffer_end;
 
     /* registers */
     uint32_t tuning_ctrl;
@@ -98,6 +112,7 @@ struct HisiPttState {
 
     /* trace state */
     bool tracing;
+    bool wants_real;        /* what the traffic was told (not migrated) */
     int64_t time_base;      /* ns: record time stamps count from the reset */
     int64_t traced_until;   /* ns: the TLPs before this are written */
     uint64_t records;       /* records written since the reset */
@@ -194,10 +209,25 @@ static uint32_t ptt_selected_streams(HisiPttState *s)
     return n;
 }
 
+/* A trace that runs wants the real TLPs (source=real or mixed). */
+static void ptt_want_real(HisiPttState *s)
+{
+    if (s->wants_real != s->tracing) {
+        s->wants_real = s->tracing;
+        hisi_traffic_want_real(s->traffic, s->tracing);
+    }
+}
+
+static void ptt_set_tracing(HisiPttState *s, bool on)
+{
+    s->tracing = on;
+    ptt_want_real(s);
+}
+
 /* Stop tracing; EN reads 0 from then on, so a new start is an EN edge. */
 static void ptt_stop(HisiPttState *s)
 {
-    s->tracing = false;
+    ptt_set_tracing(s, false);
     s->trace_ctrl = FIELD_DP32(s->trace_ctrl, TRACE_CTRL, EN, 0);
     timer_del(s->buf_timer);
 }
@@ -287,6 +317,55 @@ static bool ptt_dma(HisiPttState *s, uint32_t len)
 }
 
 /*
+ * pause-at-buffer-end, once a buffer is complete with the records of the
+ * TLPs before @until: ask for the VM to stop, as QMP "stop" does, and
+ * trace nothing more meanwhile, so that a debugger or a migration sees the
+ * device exactly at the buffer boundary, its MSI just sent.
+ */
+static void ptt_pause_vm(HisiPttState *s, int64_t until)
+{
+    trace_hisi_ptt_pause_at_buffer_end(s->cur_buf, until);
+    s->pause_at_buffer_end = false;
+    s->paused_at_buffer_end = true;
+    s->traced_until = until;
+    qemu_system_vmstop_request_prepare();
+    qemu_system_vmstop_request(RUN_STATE_PAUSED);
+}
+
+/*
+ * pause-at-buffer-end in ptt_advance: the buffer just completed by the
+ * records of @streams[0..@n) from @from that @written counts. Pause if no
+ * record after them has their last one's time; otherwise the records of
+ * one nanosecond straddle the boundary: pause at the next one.
+ */
+static bool ptt_pause_at_buffer_end(HisiPttState *s, uint32_t n,
+                                    int64_t from, int64_t now,
+                                    uint64_t written)
+{
+    int64_t next = MIN(model_ptt_trace_peek(s->gen), now);
+    uint64_t before_next = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        before_next += model_traffic_count_before(&s->streams[i].flow, next) -
+                       model_traffic_count_before(&s->streams[i].flow, from);
+    }
+    if (before_next != written) {
+        return false;
+    }
+    ptt_pause_vm(s, next);
+    return true;
+}
+
+static void ptt_vm_state_change(void *opaque, bool running, RunState state)
+{
+    HisiPttState *s = opaque;
+
+    if (running) {
+        s->paused_at_buffer_end = false;
+    }
+}
+
+/*
  * Write the records of the selected TLPs that happened before @now. A
  * buffer is not completed while an earlier one still has its interrupt
  * status set (the driver takes one buffer per interrupt): the TLPs that
@@ -296,8 +375,14 @@ static void ptt_advance(HisiPttState *s, int64_t now)
 {
     uint32_t rec = ptt_record_size(s);
     uint32_t buf_size = ptt_buf_size(s);
+    int64_t from;
+    uint64_t written = 0;
     uint32_t n;
 
+    /* The real TLPs before now go in first, each at its time. */
+    hisi_traffic_flush_real(s->traffic);
+    from = s->traced_until;
+    s->paused_at_buffer_end = false;
     if (!s->tracing || now <= s->traced_until) {
         return;
     }
@@ -326,11 +411,24 @@ static void ptt_advance(HisiPttState *s, int64_t now)
         if (!ptt_dma(s, got * rec)) {
             return;
         }
+        written += got;
         if (got == room) {
             ptt_buffer_full(s);
+            if (s->pause_at_buffer_end &&
+                ptt_pause_at_buffer_end(s, n, from, now, written)) {
+                return;
+            }
         }
     }
     s->traced_until = now;
+}
+
+/* ptt_advance, but for what leaves a pause at the buffer end alone */
+static void ptt_poll(HisiPttState *s, int64_t now)
+{
+    if (!s->paused_at_buffer_end) {
+        ptt_advance(s, now);
+    }
 }
 
 /* Arm the timer for when the current buffer is due to be full. */
@@ -366,8 +464,68 @@ static void ptt_buf_timer_cb(void *opaque)
     HisiPttState *s = opaque;
     int64_t now = ptt_now();
 
-    ptt_advance(s, now);
+    ptt_poll(s, now);
     ptt_schedule(s, now);
+}
+
+/* Whether the trace selects @t, a TLP of the real traffic */
+static bool ptt_selects_real(HisiPttState *s, const HisiRealTlp *t)
+{
+    uint16_t port = pci_get_bdf(t->port);
+    uint16_t target = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TARGET_SEL);
+    TrafficStream like = { .dir = t->dir, .kind = t->kind };
+
+    if (port < s->rp_bdf_min || port > s->rp_bdf_max) {
+        return false;
+    }
+    if (FIELD_EX32(s->trace_ctrl, TRACE_CTRL, FILTER_MODE) ?
+        target != t->requester : !(target & hisi_pcie_port_bit(t->port))) {
+        return false;
+    }
+    return model_ptt_selects(FIELD_EX32(s->trace_ctrl, TRACE_CTRL, RXTX_SEL),
+                             FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TYPE_SEL),
+                             ptt_8dw(s), &like);
+}
+
+/*
+ * A TLP of the real traffic (source=real or mixed): its record goes after
+ * those of the synthetic TLPs before it, under the same rules.
+ */
+static void ptt_real_tlp(Notifier *n, void *data)
+{
+    HisiPttState *s = container_of(n, HisiPttState, real_tlp);
+    const HisiRealTlp *t = data;
+    uint32_t rec = ptt_record_size(s);
+    uint32_t room;
+
+    if (!s->tracing || !ptt_selects_real(s, t)) {
+        return;
+    }
+    ptt_advance(s, t->now);
+    if (!s->tracing) {
+        return;     /* a DMA error stopped it */
+    }
+    room = (ptt_buf_size(s) - s->wr_offset) / rec;
+    if (room <= (s->int_stat ? 1 : 0)) {
+        s->lost++;
+        return;
+    }
+    if (ptt_8dw(s)) {
+        model_ptt_record_8dw(s->dma_chunk, &t->tlp, t->now - s->time_base);
+    } else {
+        model_ptt_record_4dw(s->dma_chunk, &t->tlp, t->now - s->time_base);
+    }
+    s->wr_offset += rec;
+    if (!ptt_dma(s, rec)) {
+        return;
+    }
+    if (room == 1) {
+        ptt_buffer_full(s);
+        if (s->pause_at_buffer_end) {
+            ptt_pause_vm(s, s->traced_until);
+        }
+    }
+    ptt_schedule(s, t->now);
 }
 
 static bool ptt_start_ok(HisiPttState *s)
@@ -441,7 +599,7 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
     }
     if (on && !was_on) {
         if (ptt_start_ok(s)) {
-            s->tracing = true;
+            ptt_set_tracing(s, true);
             s->traced_until = now;
             trace_hisi_ptt_trace_start(val);
         } else {
@@ -526,7 +684,7 @@ static uint64_t hisi_ptt_read(void *opaque, hwaddr addr, unsigned size)
         val = s->trace_ctrl;
         break;
     case A_TRACE_INT_STAT:
-        ptt_advance(s, ptt_now());
+        ptt_poll(s, ptt_now());
         val = s->int_stat;
         break;
     case A_TRACE_INT_MASK:
@@ -537,7 +695,7 @@ static uint64_t hisi_ptt_read(void *opaque, hwaddr addr, unsigned size)
         val = s->hold_tuning_busy;
         break;
     case A_TRACE_WR_STS:
-        ptt_advance(s, ptt_now());
+        ptt_poll(s, ptt_now());
         val = FIELD_DP32(s->wr_offset, TRACE_WR_STS, BUFFER, s->cur_buf);
         break;
     case A_TRACE_STS:
@@ -593,8 +751,11 @@ static void hisi_ptt_write(void *opaque, hwaddr addr, uint64_t val64,
         ptt_write_trace_ctrl(s, val, now);
         break;
     case A_TRACE_INT_STAT:
-        /* Records up to now go in before the status is cleared. */
-        ptt_advance(s, now);
+        /*
+         * Records up to now go in before the status is cleared (during a
+         * pause at the buffer end, after it: they start the next buffer).
+         */
+        ptt_poll(s, now);
         s->int_stat &= ~(val & R_TRACE_INT_STAT_BUFS_MASK);
         ptt_update_msi(s);
         ptt_schedule(s, now);
@@ -649,6 +810,7 @@ static void hisi_ptt_reset_hold(Object *obj, ResetType type)
     s->traced_until = s->time_base;
     s->records = 0;
     s->lost = 0;
+    s->paused_at_buffer_end = false;
 }
 
 static void ptt_traffic_changed(Notifier *n, void *data)
@@ -684,25 +846,38 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
     s->buf_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ptt_buf_timer_cb, s);
     s->dma_chunk = g_malloc(PTT_DMA_CHUNK);
     s->gen = g_new(PttTraceGen, 1);
+    s->vm_state = qdev_add_vm_change_state_handler(DEVICE(s),
+                                                   ptt_vm_state_change, s);
     s->traffic = hisi_traffic_observe(s->traffic, &s->traffic_changed,
                                       ptt_traffic_changed);
+    hisi_traffic_observe_real(s->traffic, &s->real_tlp, ptt_real_tlp);
 }
 
 static void hisi_ptt_exit(PCIDevice *pdev)
 {
     HisiPttState *s = HISI_PTT(pdev);
 
-    hisi_traffic_remove_change_notifier(&s->traffic_changed);
+    ptt_stop(s);
+    hisi_traffic_unobserve(&s->traffic_changed);
+    hisi_traffic_unobserve(&s->real_tlp);
     timer_free(s->buf_timer);
+    qemu_del_vm_change_state_handler(s->vm_state);
     g_free(s->dma_chunk);
     g_free(s->gen);
     hisi_pcie_rciep_exit(pdev);
 }
 
+static int hisi_ptt_post_load(void *opaque, int version_id)
+{
+    ptt_want_real(opaque);
+    return 0;
+}
+
 static const VMStateDescription vmstate_hisi_ptt = {
     .name = TYPE_HISI_PTT,
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .post_load = hisi_ptt_post_load,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, HisiPttState),
         VMSTATE_UINT32(tuning_ctrl, HisiPttState),
@@ -724,6 +899,7 @@ static const VMStateDescription vmstate_hisi_ptt = {
         VMSTATE_BOOL(fail_next_dma, HisiPttState),
         VMSTATE_BOOL(hold_tuning_busy, HisiPttState),
         VMSTATE_BOOL(hold_trace_busy, HisiPttState),
+        VMSTATE_BOOL(pause_at_buffer_end, HisiPttState),
         VMSTATE_TIMER_PTR(buf_timer, HisiPttState),
         VMSTATE_END_OF_LIST()
     },
@@ -752,8 +928,8 @@ static void ptt_set_flag(Object *obj, Visitor *v, const char *name,
 }
 
 /*
- * Fault injection and statistics: plain QOM properties, so that qom-set
- * and qom-get work while the guest runs.
+ * Fault injection, debugging and statistics: plain QOM properties, so
+ * that qom-set and qom-get work while the guest runs.
  */
 static void hisi_ptt_instance_init(Object *obj)
 {
@@ -774,6 +950,12 @@ static void hisi_ptt_instance_init(Object *obj)
     object_property_set_description(obj, "hold-trace-busy",
         "Fault injection: while on, the trace never goes idle: "
         "TRACE_STS.IDLE stays 0 and DMA reset is ignored (default: off)");
+    object_property_add(obj, "pause-at-buffer-end", "bool", ptt_get_flag,
+                        ptt_set_flag, NULL, &s->pause_at_buffer_end);
+    object_property_set_description(obj, "pause-at-buffer-end",
+        "Debugging: when the trace next completes a buffer, stop the VM "
+        "there (as QMP stop does), with the buffer's MSI just sent; then "
+        "this reads off again (default: off)");
     object_property_add_uint64_ptr(obj, "records", &s->records,
                                    OBJ_PROP_FLAG_READ);
     object_property_set_description(obj, "records",

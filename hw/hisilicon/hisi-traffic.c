@@ -22,12 +22,15 @@
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qapi/qapi-types-qom.h"
 #include "qapi/visitor.h"
 #include "qemu/timer.h"
 #include "qom/object_interfaces.h"
 #include "hw/boards.h"
 #include "hw/pci/pci_bridge.h"
+#include "hw/pci/pcie_port.h"
 #include "migration/vmstate.h"
+#include "hisi-tap.h"
 #include "hisi-traffic.h"
 #include "trace.h"
 
@@ -77,6 +80,10 @@ struct HisiTraffic {
     Object parent_obj;
 
     uint64_t seed;
+    HisiTrafficSource source;
+    HisiTap *tap;               /* the real traffic; NULL: none */
+    NotifierList real_notifiers;
+    unsigned real_wanted;       /* observers that want the real TLPs now */
     char *rules_text;
     uint32_t rules_len;         /* strlen(rules_text) + 1, for migration */
     TrafficRules rules;
@@ -125,7 +132,7 @@ static void traffic_build(HisiTraffic *t, TrafficStream *out,
 
     model_traffic_profile_default(spec);
     model_traffic_rules_apply(&t->rules, e->ep, e->port, spec);
-    if (t->paused) {
+    if (t->paused || t->source == HISI_TRAFFIC_SOURCE_REAL) {
         for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
             spec[i].rate = 0;
         }
@@ -394,9 +401,40 @@ HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
     return t;
 }
 
-void hisi_traffic_remove_change_notifier(Notifier *n)
+void hisi_traffic_unobserve(Notifier *n)
 {
     notifier_remove(n);
+}
+
+void hisi_traffic_observe_real(HisiTraffic *t, Notifier *n,
+                               void (*fn)(Notifier *n, void *data))
+{
+    n->notify = fn;
+    notifier_list_add(&t->real_notifiers, n);
+}
+
+void hisi_traffic_want_real(HisiTraffic *t, bool want)
+{
+    if (!t->tap) {
+        return;
+    }
+    assert(want || t->real_wanted);
+    t->real_wanted += want ? 1 : -1;
+    hisi_tap_set_observing(t->tap, t->real_wanted);
+}
+
+void hisi_traffic_flush_real(HisiTraffic *t)
+{
+    if (t->tap) {
+        hisi_tap_flush(t->tap);
+    }
+}
+
+static void traffic_real_tlp(void *opaque, const HisiRealTlp *tlp)
+{
+    HisiTraffic *t = opaque;
+
+    notifier_list_notify(&t->real_notifiers, (void *)tlp);
 }
 
 /*
@@ -453,6 +491,11 @@ static void traffic_device_realize(DeviceListener *listener, DeviceState *dev)
     TrafficNicFunction *nic;
     PCIDevice *port;
 
+    /* Before the functions below it are plugged, cold or hot */
+    if (t->tap && object_dynamic_cast(OBJECT(dev), TYPE_PCIE_ROOT_PORT) &&
+        !dev->realized) {
+        hisi_tap_attach(t->tap, d);
+    }
     /*
      * Functions there at start-up have had traffic since time 0; those
      * the listener's registration replays are realized already (the call
@@ -692,6 +735,24 @@ static void traffic_set_seed(Object *obj, Visitor *v, const char *name,
     }
 }
 
+static int traffic_get_source(Object *obj, Error **errp)
+{
+    return HISI_TRAFFIC(obj)->source;
+}
+
+static void traffic_set_source(Object *obj, int value, Error **errp)
+{
+    HisiTraffic *t = HISI_TRAFFIC(obj);
+
+    /* The tap goes on the root ports as they are realized. */
+    if (t->hotplug.realize) {
+        error_setg(errp, "hisi-traffic: source can only be set when the "
+                   "object is created (-object hisi-traffic,source=...)");
+        return;
+    }
+    t->source = value;
+}
+
 static void traffic_get_epoch(Object *obj, Visitor *v, const char *name,
                               void *opaque, Error **errp)
 {
@@ -868,6 +929,7 @@ static void traffic_instance_init(Object *obj)
     t->rules_text = g_strdup("");
     t->rules_len = 1;
     notifier_list_init(&t->change_notifiers);
+    notifier_list_init(&t->real_notifiers);
     t->burst_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, traffic_burst_end, t);
 }
 
@@ -876,6 +938,9 @@ static void traffic_complete(UserCreatable *uc, Error **errp)
     HisiTraffic *t = HISI_TRAFFIC(uc);
 
     vmstate_register_any(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
+    if (t->source != HISI_TRAFFIC_SOURCE_SYNTHETIC) {
+        t->tap = hisi_tap_new(OBJECT(t), traffic_real_tlp, t);
+    }
     t->hotplug.realize = traffic_device_realize;
     t->hotplug.unrealize = traffic_device_unrealize;
     device_listener_register(&t->hotplug);
@@ -895,6 +960,12 @@ static void traffic_instance_finalize(Object *obj)
     g_free(t->eps);
     traffic_free_nics(t);
     g_free(t->rings);
+}
+
+/* The buses keep the tap, and with it the object. */
+static bool traffic_can_be_deleted(UserCreatable *uc)
+{
+    return !HISI_TRAFFIC(uc)->tap;
 }
 
 HisiTraffic *hisi_traffic_default(void)
@@ -917,6 +988,16 @@ static void traffic_class_init(ObjectClass *oc, void *data)
     UserCreatableClass *ucc = USER_CREATABLE_CLASS(oc);
 
     ucc->complete = traffic_complete;
+    ucc->can_be_deleted = traffic_can_be_deleted;
+    object_class_property_add_enum(oc, "source", "HisiTrafficSource",
+                                   &HisiTrafficSource_lookup,
+                                   traffic_get_source,
+                                   traffic_set_source);
+    object_class_property_set_description(oc, "source",
+        "Where the PCIe TLPs come from: synthetic (the built-in profile and "
+        "the rules), real (the DMA of the PCI functions below the PCIe root "
+        "ports, docs/traffic.md) or mixed (both); the NIC and ring traffic "
+        "stay synthetic (default: synthetic)");
     object_class_property_add_str(oc, "rules", traffic_get_rules,
                                   traffic_set_rules);
     object_class_property_set_description(oc, "rules",

@@ -35,7 +35,28 @@ HisiTraffic *hisi_traffic_default(void);
  */
 HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
                                   void (*fn)(Notifier *n, void *data));
-void hisi_traffic_remove_change_notifier(Notifier *n);
+/* Stop observing, through @n, changes or real TLPs */
+void hisi_traffic_unobserve(Notifier *n);
+
+/*
+ * The real traffic (source=real or mixed): @fn gets, through @n, each TLP
+ * of the DMA of the functions below the root ports as a HisiRealTlp
+ * (hisi-tap.h), while some observer wants them.
+ */
+void hisi_traffic_observe_real(HisiTraffic *t, Notifier *n,
+                               void (*fn)(Notifier *n, void *data));
+
+/*
+ * An observer starts (@want) or stops wanting the real TLPs: the DMA is
+ * seen, at a cost, only while one does.
+ */
+void hisi_traffic_want_real(HisiTraffic *t, bool want);
+
+/*
+ * Give out the real TLPs up to now: an observer calls it before it
+ * accounts for time, so that they come in time order.
+ */
+void hisi_traffic_flush_real(HisiTraffic *t);
 
 /*
  * The PCI function being hot-unplugged, while the observers account for

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The guest half of tests/boot/migration-test: two sessions, each a perf
+# The guest half of tests/boot/migration-test: three sessions, each a perf
 # record of the hisi-ptt and a perf stat of the hisi-pcie-pmu, hns3-pmu and
 # arm-ccn over one burst of traffic, during which the guest asks to be
 # migrated (scripts/run-guest --requests migrate). It prints the traces and
@@ -10,7 +10,7 @@
 # fills several of the driver's buffers.
 # Topology (set by migration-test): as determinism.sh but with an edu in
 # place of the NVMe, which QEMU cannot migrate, the PCIe PMU and the CCN
-# named pmu and ccn, and the traffic object t0 created paused.
+# named pmu and ccn, the PTT ptt0, and the traffic object t0 created paused.
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/qmp.sh
 
@@ -32,7 +32,9 @@ WAIT='touch /tmp/ready-$0; while [ ! -e /tmp/done ]; do sleep 0.05; done'
 
 # session NAME REQUEST...: the 8DW trace of every TLP below both root ports
 # and the counts of one burst, with a migration asked for (the request's
-# QOM properties: scripts/run-guest --requests) while the burst runs
+# QOM properties: scripts/run-guest --requests) while the burst runs. A
+# request --when-paused is served when the PTT has paused the VM at the
+# end of its first buffer (its pause-at-buffer-end).
 session() {
 	local name=$1 i
 	shift
@@ -49,6 +51,10 @@ session() {
 		[ -e /tmp/ready-record ] && [ -e /tmp/ready-stat ] && break
 		sleep 0.05
 	done
+	if [ "$1" = --when-paused ]; then
+		echo "# MIGRATION $name start-records $(records)" >>/tmp/results
+		qom_set ptt0 pause-at-buffer-end true || return 1
+	fi
 	qom_set t0 burst-ns $BURST_NS || return 1
 	echo "HISI-EMU-MIGRATE $*" >/dev/console
 	# The burst, then some virtual time for the last records' DMA
@@ -70,6 +76,11 @@ trace() {
 	[ "${records:-0}" -gt $((2 * 131072)) ] || { echo "not over two buffers: $out"; return 1; }
 }
 
+# records: the PTT's records since its reset
+records() {
+	qom_get ptt0 records | sed -n 's/.*"return": \([0-9]*\).*/\1/p'
+}
+
 # counts NAME: what perf stat counted, each PMU something
 counts() {
 	awk -F, '/hisi_pcie|hns3_pmu|ccn/ { v = v " " $3 "=" $1 } END { print v }' /tmp/stat.log >/tmp/counts
@@ -86,6 +97,10 @@ ktap_check mid-burst session mid-burst t0 burst-ns
 # both runs alike.
 ktap_check overflow-pending session overflow-pending t0 burst-ns \
 	pmu advance=0=9223372036854775807 ccn advance=0=4294967295
+# The VM paused by the PTT as the first buffer of the session completes,
+# its MSI just sent, and migrated there
+ktap_check at-buffer-boundary session at-buffer-boundary --when-paused \
+	t0 burst-ns ptt0 records ptt0 pause-at-buffer-end
 cat /tmp/results
 
 ktap_finish

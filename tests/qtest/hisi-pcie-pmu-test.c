@@ -120,9 +120,8 @@ static uint64_t pmu_trigger(unsigned len, bool below)
     return FIELD_DP64(ctrl, EVENT_CTRL, TRIG, len);
 }
 
-/* Count @ctrl on counter 0 for @ns of virtual time, as the driver starts */
-static void pmu_count(Pmu *p, uint64_t ctrl, int64_t ns, uint64_t *cnt,
-                      uint64_t *ext)
+/* Start counting @ctrl on counter 0, as the driver does */
+static void pmu_start(Pmu *p, uint64_t ctrl)
 {
     hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
              R_EVENT_CTRL_RESET_CNT_MASK);
@@ -130,11 +129,87 @@ static void pmu_count(Pmu *p, uint64_t ctrl, int64_t ns, uint64_t *cnt,
     hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
              ctrl | R_EVENT_CTRL_EVENT_EN_MASK);
     hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
-    qtest_clock_step(p->qts, ns);
+}
+
+/* Stop counter 0; what it counted */
+static void pmu_stop(Pmu *p, uint64_t *cnt, uint64_t *ext)
+{
     hisi_wr(p, A_GLOBAL_CTRL, 0);
     *cnt = hisi_rdq(p, HISI_PCIE_PMU_REG(CNT, 0));
     *ext = hisi_rdq(p, HISI_PCIE_PMU_REG(EXT_CNT, 0));
     hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), 0);
+}
+
+/* Count @ctrl on counter 0 for @ns of virtual time */
+static void pmu_count(Pmu *p, uint64_t ctrl, int64_t ns, uint64_t *cnt,
+                      uint64_t *ext)
+{
+    pmu_start(p, ctrl);
+    qtest_clock_step(p->qts, ns);
+    pmu_stop(p, cnt, ext);
+}
+
+/* RAM the edu endpoint's DMA goes to, clear of the PTT's buffers */
+#define DMA_RAM             0x49000000ull
+
+/*
+ * The real DMA of the edu endpoint (traffic source=real), counted: 1000
+ * bytes at an odd address go as eight MWr whose Lengths add up to 251 DWs
+ * (their byte enables mask the 4 bytes beyond the data) with 3-DW headers;
+ * read, as two MRd (headers only) and eight CplD of 251 DWs back. Each
+ * event counts what it selects of them, by requester or by port, and
+ * nothing of the other direction; a latency event counts the TLPs, with
+ * no delay (QEMU completes a read at once).
+ */
+static void test_real_dma(void)
+{
+    const struct {
+        uint64_t ctrl;
+        bool to_ram;
+        uint64_t cnt, ext;      /* ext: TLPs for latency events only */
+    } cases[] = {
+        { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD), true,
+          251 * 4 },
+        { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_BOTH), true,
+          251 * 4 + 8 * 12 },
+        { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_BOTH), false, 0 },
+        { pmu_requester_event(RX_MWR_FLUX, EDU_BDF + 1, LEN_BOTH), true, 0 },
+        { pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD), true,
+          251 * 4 },
+        { pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_PAYLOAD), true, 0 },
+        { pmu_requester_event(RX_MRD_FLUX, EDU_BDF, LEN_BOTH), false,
+          2 * 12 },
+        { pmu_requester_event(TX_CPL_FLUX, EDU_BDF, LEN_PAYLOAD), false,
+          251 * 4 },
+        { pmu_requester_event(TX_CPL_FLUX, EDU_BDF, LEN_HEADER), false,
+          8 * 12 },
+        { pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT), true,
+          0, 8 },
+    };
+    HisiEdu edu;
+    Pmu p;
+    g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
+
+    hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real",
+                  HISI_EDU_DMA_ANY, NULL);
+    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
+                         "traffic=t0,id=pmu");
+    hisi_init(&p, PMU_DEVFN, args);
+    hisi_edu_init(&p, &edu, EDU_BDF);
+    for (int i = 0; i < G_N_ELEMENTS(cases); i++) {
+        uint64_t cnt, ext;
+
+        pmu_start(&p, cases[i].ctrl);
+        hisi_edu_dma(&p, &edu, cases[i].to_ram, DMA_RAM + 3, 1000);
+        pmu_stop(&p, &cnt, &ext);
+        g_test_message("case %d: cnt %" PRIu64 " ext %" PRIu64, i, cnt, ext);
+        g_assert_cmpuint(cnt, ==, cases[i].cnt);
+        if (cases[i].ext) {
+            g_assert_cmpuint(ext, ==, cases[i].ext);
+        }
+    }
+    g_free(edu.dev);
+    hisi_fini(&p);
 }
 
 static void test_reset_values(void)
@@ -925,6 +1000,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hisi-pcie-pmu/reset-values", test_reset_values);
+    qtest_add_func("/hisi-pcie-pmu/real-dma", test_real_dma);
     qtest_add_func("/hisi-pcie-pmu/counter-halves", test_counter_halves);
     qtest_add_func("/hisi-pcie-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hisi-pcie-pmu/no-count-without-global-enable",

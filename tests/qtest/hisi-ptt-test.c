@@ -1297,6 +1297,282 @@ static void test_migration_twin(gconstpointer data)
     hisi_twin_free(&twin);
 }
 
+/* The VM's run state, as query-status gives it */
+static bool ptt_vm_running(Ptt *p)
+{
+    QDict *rsp = qtest_qmp(p->qts, "{'execute': 'query-status'}");
+    bool running = qdict_get_bool(qdict_get_qdict(rsp, "return"), "running");
+
+    qobject_unref(rsp);
+    return running;
+}
+
+/*
+ * One run for test_pause_at_buffer_end: an 8DW trace, the pause asked for
+ * if @pause, one clock step far past the first buffer's end; if paused,
+ * the device at the boundary, then "cont". Then the driver takes the first
+ * buffer and two more; what it saw, the registers and the buffers go to
+ * @log.
+ */
+static void ptt_pause_run(bool pause, HisiTwinLog *log)
+{
+    unsigned fulls = 0;
+    uint32_t stat;
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt", NULL);
+    ptt_start(&p, rp_8dw);
+    qtest_qom_set_bool(p.qts, "ptt", "pause-at-buffer-end", pause);
+    qtest_clock_step(p.qts, 50 * 1000 * 1000);
+    if (pause) {
+        /* The stop request is served once the step is over. */
+        for (int tries = 0; ptt_vm_running(&p); tries++) {
+            g_assert_cmpint(tries, <, 100);
+            g_usleep(10 * 1000);
+        }
+        g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(0));
+        g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==,
+                        FIELD_DP32(0, TRACE_WR_STS, BUFFER, 1));
+        g_assert_cmpuint(ptt_qom_get_uint(&p, "records"), ==,
+                         BUF_SIZE / REC8_SIZE);
+        g_assert_false(qtest_qom_get_bool(p.qts, "ptt",
+                                          "pause-at-buffer-end"));
+        qtest_qmp_assert_success(p.qts, "{'execute': 'cont'}");
+    }
+    g_assert_true(ptt_vm_running(&p));
+    hisi_twin_log(log, "MSI", hisi_msi_taken(&p));
+    for (int polls = 0; fulls < 3; polls++) {
+        g_assert_cmpint(polls, <, PTT_POLLS_MAX);
+        stat = hisi_rd(&p, A_TRACE_INT_STAT);
+        hisi_twin_log_at(log, "TRACE_INT_STAT", polls, stat);
+        hisi_twin_log_at(log, "TRACE_WR_STS", polls,
+                         hisi_rd(&p, A_TRACE_WR_STS));
+        hisi_twin_log_at(log, "MSI", polls, hisi_msi_taken(&p));
+        if (stat) {
+            hisi_wr(&p, A_TRACE_INT_STAT, stat);
+            fulls++;
+        }
+        qtest_clock_step(p.qts, PTT_POLL_NS);
+    }
+    ptt_twin_log_regs(&p, log);
+    hisi_twin_log_mem(log, "buffers", p.qts, BUF_BASE,
+                      HISI_PTT_NUM_BUFS * BUF_SIZE);
+    hisi_fini(&p);
+}
+
+/*
+ * pause-at-buffer-end stops the VM with the first buffer just complete
+ * and the next one empty, however long the clock step that completes it;
+ * going on from there gives the trace of a run with no pause.
+ */
+static void test_pause_at_buffer_end(void)
+{
+    HisiTwinLog twin, paused;
+
+    hisi_twin_init(&twin);
+    hisi_twin_init(&paused);
+    ptt_pause_run(false, &twin);
+    ptt_pause_run(true, &paused);
+    g_test_message("%u entries compared", paused.entries->len);
+    hisi_twin_assert_same(&paused, &twin);
+    hisi_twin_free(&paused);
+    hisi_twin_free(&twin);
+}
+
+#define DMA_RAM             0x48100000ull
+
+typedef struct RealPtt {
+    Ptt p;
+    HisiEdu edu;
+} RealPtt;
+
+/* The PTT on traffic object t0 with @source, the edu ready for DMA */
+static void ptt_init_real(RealPtt *r, const char *source)
+{
+    g_autofree char *obj = g_strdup_printf("hisi-traffic,id=t0,source=%s",
+                                           source);
+
+    ptt_init(&r->p, ",traffic=t0,id=ptt", "-object", obj, HISI_EDU_DMA_ANY,
+             NULL);
+    hisi_edu_init(&r->p, &r->edu, EDU_BDF);
+}
+
+static void ptt_fini_real(RealPtt *r)
+{
+    g_free(r->edu.dev);
+    hisi_fini(&r->p);
+}
+
+/* An 8DW record of the trace, its header decoded */
+typedef struct RealRecord {
+    uint32_t dw[4];
+    uint32_t time;
+    uint8_t fmt_type;
+    uint16_t len_dw;
+    uint16_t requester;
+    uint8_t tag;
+    uint8_t be;
+    uint64_t addr;
+} RealRecord;
+
+/* The @n 8DW records of buffer 0 into @out: they must be all there are */
+static void ptt_real_records(RealPtt *r, RealRecord *out, unsigned n)
+{
+    uint32_t sts = hisi_rd(&r->p, A_TRACE_WR_STS);
+
+    g_assert_cmphex(sts, ==, n * REC8_SIZE);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t rec = BUF_ADDR(0) + i * REC8_SIZE;
+        RealRecord *o = &out[i];
+
+        g_assert_cmphex(qtest_readl(r->p.qts, rec), ==, REC8_MARK);
+        for (int j = 0; j < 4; j++) {
+            o->dw[j] = qtest_readl(r->p.qts, rec + 8 + 4 * j);
+        }
+        o->time = qtest_readl(r->p.qts, rec + REC8_TIME);
+        o->fmt_type = o->dw[0] >> 24;
+        o->len_dw = o->dw[0] & 0x3ff;
+        o->requester = o->dw[1] >> 16;
+        o->tag = o->dw[1] >> 8;
+        o->be = o->dw[1];
+        o->addr = o->dw[2];
+    }
+}
+
+/*
+ * The edu endpoint's real DMA, traced inbound with a requester filter:
+ * 1000 bytes read from an odd address go as two MRd split at the 512-byte
+ * Max_Read_Request_Size a function without a PCIe capability has, with
+ * tags 0 and 1; 1000 bytes written go as eight MWr split at the 128-byte
+ * Max_Payload_Size, the byte enables marking the ends. Every TLP carries
+ * the edu's Requester ID and the time of its DMA, and the data gets
+ * through the tap both ways.
+ */
+static void test_real_dma_requests(void)
+{
+    static const struct {
+        uint8_t fmt_type;
+        uint64_t addr;
+        uint16_t len_dw;
+        uint8_t be;
+    } want[] = {
+        { 0x00, DMA_RAM, 128, 0xf8 },           /* 509 bytes from +3 */
+        { 0x00, DMA_RAM + 0x200, 123, 0x7f },   /* 491 bytes */
+        { 0x40, DMA_RAM + 0x1000, 32, 0xf8 },   /* 125 bytes from +3 */
+        { 0x40, DMA_RAM + 0x1080, 32, 0xff },
+        { 0x40, DMA_RAM + 0x1100, 32, 0xff },
+        { 0x40, DMA_RAM + 0x1180, 32, 0xff },
+        { 0x40, DMA_RAM + 0x1200, 32, 0xff },
+        { 0x40, DMA_RAM + 0x1280, 32, 0xff },
+        { 0x40, DMA_RAM + 0x1300, 32, 0xff },
+        { 0x40, DMA_RAM + 0x1380, 27, 0x7f },   /* 107 bytes */
+    };
+    static const PttTrace edu_inbound = {
+        .dir = DIR_INBOUND_B, .type = TYPE_ALL, .fmt_8dw = true,
+        .requester = true, .target = EDU_BDF,
+    };
+    RealRecord rec[G_N_ELEMENTS(want)];
+    uint8_t data[1000], copy[1000];
+    RealPtt r;
+
+    for (int i = 0; i < sizeof(data); i++) {
+        data[i] = i * 7 + 1;
+    }
+    ptt_init_real(&r, "real");
+    qtest_memwrite(r.p.qts, DMA_RAM + 3, data, sizeof(data));
+    ptt_start(&r.p, edu_inbound);
+    hisi_edu_dma(&r.p, &r.edu, false, DMA_RAM + 3, sizeof(data));
+    hisi_edu_dma(&r.p, &r.edu, true, DMA_RAM + 0x1003, sizeof(data));
+    ptt_real_records(&r, rec, G_N_ELEMENTS(want));
+    for (int i = 0; i < G_N_ELEMENTS(want); i++) {
+        g_test_message("record %d: %08x %08x %08x %08x at %u", i, rec[i].dw[0],
+                       rec[i].dw[1], rec[i].dw[2], rec[i].dw[3], rec[i].time);
+        g_assert_cmphex(rec[i].fmt_type, ==, want[i].fmt_type);
+        g_assert_cmphex(rec[i].addr, ==, want[i].addr);
+        g_assert_cmpuint(rec[i].len_dw, ==, want[i].len_dw);
+        g_assert_cmphex(rec[i].be, ==, want[i].be);
+        g_assert_cmphex(rec[i].requester, ==, EDU_BDF);
+        /* one time per DMA, the reads' before the writes' */
+        g_assert_cmpuint(rec[i].time, ==, rec[i < 2 ? 0 : 2].time);
+    }
+    g_assert_cmpuint(rec[2].time - rec[0].time, >=, HISI_EDU_DMA_NS / 2);
+    g_assert_cmphex(rec[0].tag, ==, 0);
+    g_assert_cmphex(rec[1].tag, ==, 1);
+    qtest_memread(r.p.qts, DMA_RAM + 0x1003, copy, sizeof(copy));
+    g_assert_cmpmem(copy, sizeof(copy), data, sizeof(data));
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+}
+
+/*
+ * Outbound, the completions of the edu's reads: cut at the 128-byte
+ * Max_Payload_Size, from the root port (00:10.0) to the edu, with the
+ * bytes left to complete counting down and the tags of their requests
+ */
+static void test_real_dma_completions(void)
+{
+    static const PttTrace edu_cpl_out = {
+        .dir = DIR_OUTBOUND, .type = TYPE_CPL, .fmt_8dw = true,
+        .requester = true, .target = EDU_BDF,
+    };
+    static const uint16_t byte_count[] = {
+        509, 384, 256, 128, 491, 363, 235, 107,
+    };
+    RealRecord rec[G_N_ELEMENTS(byte_count)];
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    ptt_start(&r.p, edu_cpl_out);
+    hisi_edu_dma(&r.p, &r.edu, false, DMA_RAM + 3, 1000);
+    ptt_real_records(&r, rec, G_N_ELEMENTS(byte_count));
+    for (int i = 0; i < G_N_ELEMENTS(byte_count); i++) {
+        g_assert_cmphex(rec[i].fmt_type, ==, 0x4a);
+        g_assert_cmphex(rec[i].dw[1] >> 16, ==, 0x0080);
+        g_assert_cmpuint(rec[i].dw[1] & 0xfff, ==, byte_count[i]);
+        g_assert_cmphex(rec[i].dw[2] >> 16, ==, EDU_BDF);
+        g_assert_cmphex((rec[i].dw[2] >> 8) & 0xff, ==, i < 4 ? 0 : 1);
+    }
+    g_assert_cmphex(rec[0].dw[2] & 0x7f, ==, 3);
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+}
+
+/*
+ * With source=real no synthetic TLP is traced; DMA while no trace runs
+ * goes straight to memory and leaves nothing to trace; source is set at
+ * creation only.
+ */
+static void test_real_idle_and_source(void)
+{
+    static const PttTrace edu_inbound = {
+        .dir = DIR_INBOUND_B, .type = TYPE_ALL, .fmt_8dw = true,
+        .target = RP_PORT_BIT,
+    };
+    uint8_t data[64], copy[64];
+    QDict *rsp;
+    RealPtt r;
+
+    memset(data, 0x5a, sizeof(data));
+    ptt_init_real(&r, "real");
+    qtest_memwrite(r.p.qts, DMA_RAM, data, sizeof(data));
+    hisi_edu_dma(&r.p, &r.edu, false, DMA_RAM, sizeof(data));
+    hisi_edu_dma(&r.p, &r.edu, true, DMA_RAM + 0x1000, sizeof(data));
+    qtest_memread(r.p.qts, DMA_RAM + 0x1000, copy, sizeof(copy));
+    g_assert_cmpmem(copy, sizeof(copy), data, sizeof(data));
+    ptt_start(&r.p, edu_inbound);
+    qtest_clock_step(r.p.qts, 10 * 1000 * 1000);
+    g_assert_cmphex(hisi_rd(&r.p, A_TRACE_WR_STS), ==, 0);
+    rsp = qtest_qmp(r.p.qts, "{'execute': 'qom-set', 'arguments':"
+                    " {'path': 't0', 'property': 'source',"
+                    "  'value': 'synthetic'}}");
+    g_assert_true(qdict_haskey(rsp, "error"));
+    g_assert_nonnull(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"),
+                                          "desc"), "only be set when"));
+    qobject_unref(rsp);
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+}
+
 static const HisiRefusal bad_properties[] = {
     { "bdf-min-above-max",
       { "-device", "hisi-ptt,rp-bdf-min=0x90,rp-bdf-max=0x80" },
@@ -1772,6 +2048,13 @@ int main(int argc, char **argv)
 
         qtest_add_data_func(path, &ptt_mig_cases[i], test_migration_twin);
     }
+    qtest_add_func("/hisi-ptt/pause-at-buffer-end", test_pause_at_buffer_end);
+    qtest_add_func("/hisi-ptt/real-traffic/dma-requests",
+                   test_real_dma_requests);
+    qtest_add_func("/hisi-ptt/real-traffic/dma-completions",
+                   test_real_dma_completions);
+    qtest_add_func("/hisi-ptt/real-traffic/idle-and-source",
+                   test_real_idle_and_source);
     qtest_add_func("/hisi-ptt/traffic-default-rate",
                    test_traffic_default_rate);
     qtest_add_func("/hisi-ptt/traffic-rule-change", test_traffic_rule_change);

@@ -184,6 +184,60 @@ static inline void hisi_init(HisiDev *h, int devfn, GPtrArray *args)
     h->dev = hisi_enable(h, devfn, &h->bar);
 }
 
+/*
+ * The edu endpoint's DMA engine (hw/misc/edu.c), for real DMA below the
+ * root port: QEMU needs HISI_EDU_DMA_ANY among its arguments for the edu
+ * to reach all of RAM.
+ */
+#define HISI_EDU_DMA_ANY    "-global", "edu.dma_mask=0xffffffffffffffff"
+#define HISI_EDU_DMA_SRC    0x80
+#define HISI_EDU_DMA_DST    0x88
+#define HISI_EDU_DMA_CNT    0x90
+#define HISI_EDU_DMA_CMD    0x98
+#define HISI_EDU_DMA_RUN    0x1
+#define HISI_EDU_DMA_TO_RAM 0x2
+#define HISI_EDU_DMA_BUF    0x40000     /* its buffer, in its own space */
+#define HISI_EDU_DMA_NS     (101 * 1000 * 1000)  /* its timer, and some */
+
+typedef struct HisiEdu {
+    QPCIDevice *dev;
+    QPCIBar bar;
+} HisiEdu;
+
+/*
+ * The edu at @bdf below the root port, set up as a driver would have it:
+ * its BAR in the root port's window, memory decoding and bus mastering on
+ */
+static inline void hisi_edu_init(HisiDev *h, HisiEdu *e, int bdf)
+{
+    QPCIDevice *rp = qpci_device_find(&h->bus.bus, HISI_RP_DEVFN);
+    uint64_t size;
+
+    e->dev = qpci_device_find(&h->bus.bus, bdf);
+    g_assert_nonnull(e->dev);
+    qpci_device_enable(e->dev);
+    e->bar = qpci_iomap(e->dev, 0, &size);
+    qpci_config_writew(rp, PCI_MEMORY_BASE, (e->bar.addr >> 16) & 0xfff0);
+    qpci_config_writew(rp, PCI_MEMORY_LIMIT,
+                       ((e->bar.addr + size - 1) >> 16) & 0xfff0);
+    qpci_device_enable(rp);
+    g_free(rp);
+}
+
+/* The edu copies @len bytes to RAM at @ram (@to_ram) or from it. */
+static inline void hisi_edu_dma(HisiDev *h, HisiEdu *e, bool to_ram,
+                                uint64_t ram, uint32_t len)
+{
+    qpci_io_writel(e->dev, e->bar, HISI_EDU_DMA_SRC,
+                   to_ram ? HISI_EDU_DMA_BUF : ram);
+    qpci_io_writel(e->dev, e->bar, HISI_EDU_DMA_DST,
+                   to_ram ? ram : HISI_EDU_DMA_BUF);
+    qpci_io_writel(e->dev, e->bar, HISI_EDU_DMA_CNT, len);
+    qpci_io_writel(e->dev, e->bar, HISI_EDU_DMA_CMD,
+                   HISI_EDU_DMA_RUN | (to_ram ? HISI_EDU_DMA_TO_RAM : 0));
+    qtest_clock_step(h->qts, HISI_EDU_DMA_NS);
+}
+
 static inline void hisi_fini(HisiDev *h)
 {
     g_free(h->dev);

@@ -20,7 +20,7 @@ static void test_mwr_64(void)
 {
     PcieTlp t;
 
-    model_pcie_tlp_mem(&t, true, 0x123456789abcull, 16, 0x0100, 0x5a, false);
+    model_pcie_tlp_mem(&t, true, 0x123456789abcull, 64, 0x0100, 0x5a, false);
     /* Fmt 011, Type 00000, Length 16 */
     g_assert_cmphex(t.dw[0], ==, 0x60000010);
     /* Requester 01:00.0, tag 0x5a, last BE 0xf, first BE 0xf */
@@ -36,7 +36,7 @@ static void test_mwr_32_len1_relaxed(void)
 {
     PcieTlp t;
 
-    model_pcie_tlp_mem(&t, true, 0x10100a83, 1, 0x0080, 0x01, true);
+    model_pcie_tlp_mem(&t, true, 0x10100a80, 4, 0x0080, 0x01, true);
     /* Fmt 010, RO (Attr[1], bit 13), Length 1 */
     g_assert_cmphex(t.dw[0], ==, 0x40002001);
     /* One DW: last BE 0, first BE 0xf */
@@ -50,13 +50,13 @@ static void test_mrd(void)
 {
     PcieTlp t;
 
-    model_pcie_tlp_mem(&t, false, 0x200000000ull, 1024, 0x0200, 0xff, false);
+    model_pcie_tlp_mem(&t, false, 0x200000000ull, 4096, 0x0200, 0xff, false);
     /* Fmt 001, Length 1024 encodes as 0 */
     g_assert_cmphex(t.dw[0], ==, 0x20000000);
     g_assert_cmpuint(model_pcie_tlp_len_dw(&t), ==, 1024);
     g_assert_false(model_pcie_tlp_has_data(&t));
     g_assert_cmphex(t.dw[2], ==, 2);
-    model_pcie_tlp_mem(&t, false, 0x1000, 2, 0x0200, 0, false);
+    model_pcie_tlp_mem(&t, false, 0x1000, 8, 0x0200, 0, false);
     g_assert_cmphex(t.dw[0], ==, 0x00000002);   /* Fmt 000 */
     g_assert_cmphex(t.dw[2], ==, 0x1000);
 }
@@ -65,7 +65,7 @@ static void test_cpld(void)
 {
     PcieTlp t;
 
-    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 12, 0x40);
+    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 0x40, 48, 48);
     /* Fmt 010, Type 01010, Length 12 */
     g_assert_cmphex(t.dw[0], ==, 0x4a00000c);
     /* Completer 00:10.0, status SC, byte count 48 */
@@ -74,7 +74,7 @@ static void test_cpld(void)
     g_assert_cmphex(t.dw[2], ==, 0x01003340);
     g_assert_cmphex(t.dw[3], ==, 0);
     /* 1024 DWs: byte count 4096 encodes as 0 */
-    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0, 1024, 0);
+    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0, 0, 4096, 4096);
     g_assert_cmphex(t.dw[1] & 0xfff, ==, 0);
 }
 
@@ -83,7 +83,7 @@ static void test_record_8dw(void)
     uint8_t r[PTT_RECORD_8DW_SIZE];
     PcieTlp t;
 
-    model_pcie_tlp_mem(&t, true, 0x123456789abcull, 1, 0x0100, 0x5a, false);
+    model_pcie_tlp_mem(&t, true, 0x123456789abcull, 4, 0x0100, 0x5a, false);
     t.prefix = 0x91000001;
     memset(r, 0xee, sizeof(r));
     model_ptt_record_8dw(r, &t, 0xdeadbeef);
@@ -105,7 +105,7 @@ static void test_record_4dw(void)
     uint32_t dw0;
 
     /* CplD, 3DW with data: Fmt 010 -> 10, Type 01010, Length 12, no RO */
-    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 12, 0);
+    model_pcie_tlp_cpld(&t, 0x0080, 0x0100, 0x33, 0, 48, 48);
     model_ptt_record_4dw(r, &t, 0x12345);
     dw0 = le32(r);
     g_assert_cmphex(dw0 >> 30, ==, 0x2);            /* Fmt[1:0] */
@@ -122,7 +122,7 @@ static void test_record_4dw(void)
     g_assert_cmphex(le32(r + 12), ==, t.dw[3]);
 
     /* MWr 4DW, relaxed: Fmt 011 -> 11, SO 0; not mistaken for 8DW */
-    model_pcie_tlp_mem(&t, true, 0x100000000ull, 1, 0x0100, 0, true);
+    model_pcie_tlp_mem(&t, true, 0x100000000ull, 4, 0x0100, 0, true);
     model_ptt_record_4dw(r, &t, 0x7ff);
     g_assert_cmphex(le32(r), ==, 0xc00007ff | 1 << 11);
     g_assert_cmphex(le32(r) & 0xfffff800, !=, 0xfffff800);

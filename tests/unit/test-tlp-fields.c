@@ -102,67 +102,93 @@ static void test_mem_fields(void)
     PcieTlp t;
 
     memset(&t, 0xa5, sizeof(t));
-    model_pcie_tlp_mem(&t, false, 0, 1, 0, 0, false);
+    model_pcie_tlp_mem(&t, false, 0, 4, 0, 0, false);
     check_tlp(&t, base0, be1, 0, 0);
 
     /* Requester ID: 0xffff, 1, each alone */
-    model_pcie_tlp_mem(&t, false, 0, 1, 0xffff, 0, false);
+    model_pcie_tlp_mem(&t, false, 0, 4, 0xffff, 0, false);
     check_tlp(&t, base0, BITS(31, 16) | be1, 0, 0);
-    model_pcie_tlp_mem(&t, false, 0, 1, 1, 0, false);
+    model_pcie_tlp_mem(&t, false, 0, 4, 1, 0, false);
     check_tlp(&t, base0, BITS(16, 16) | be1, 0, 0);
     /* Tag */
-    model_pcie_tlp_mem(&t, false, 0, 1, 0, 0xff, false);
+    model_pcie_tlp_mem(&t, false, 0, 4, 0, 0xff, false);
     check_tlp(&t, base0, BITS(15, 8) | be1, 0, 0);
-    model_pcie_tlp_mem(&t, false, 0, 1, 0, 1, false);
+    model_pcie_tlp_mem(&t, false, 0, 4, 0, 1, false);
     check_tlp(&t, base0, BITS(8, 8) | be1, 0, 0);
     /* Relaxed ordering is Attr[1], alone */
-    model_pcie_tlp_mem(&t, false, 0, 1, 0, 0, true);
+    model_pcie_tlp_mem(&t, false, 0, 4, 0, 0, true);
     check_tlp(&t, base0 | H_ATTR1, be1, 0, 0);
     /* A write is Fmt 010 (3DW with data) */
-    model_pcie_tlp_mem(&t, true, 0, 1, 0, 0, false);
+    model_pcie_tlp_mem(&t, true, 0, 4, 0, 0, false);
     check_tlp(&t, base0 | fmt_3dw_data, be1, 0, 0);
 
     /* 32-bit addresses: DW2 bits 31:2, the low two bits are not sent */
-    model_pcie_tlp_mem(&t, false, 0xfffffffc, 1, 0, 0, false);
+    model_pcie_tlp_mem(&t, false, 0xfffffffc, 4, 0, 0, false);
     check_tlp(&t, base0, be1, 0xfffffffc, 0);
     model_pcie_tlp_mem(&t, false, 0xffffffff, 1, 0, 0, false);
-    check_tlp(&t, base0, be1, 0xfffffffc, 0);
-    model_pcie_tlp_mem(&t, false, 4, 1, 0, 0, false);
+    check_tlp(&t, base0, 0x8, 0xfffffffc, 0);
+    model_pcie_tlp_mem(&t, false, 4, 4, 0, 0, false);
     check_tlp(&t, base0, be1, 4, 0);
     model_pcie_tlp_mem(&t, false, 3, 1, 0, 0, false);
-    check_tlp(&t, base0, be1, 0, 0);
+    check_tlp(&t, base0, 0x8, 0, 0);
     /* From 4 GiB on a 4DW header: DW2 address 63:32, DW3 31:2 */
-    model_pcie_tlp_mem(&t, false, 0x100000000ull, 1, 0, 0, false);
+    model_pcie_tlp_mem(&t, false, 0x100000000ull, 4, 0, 0, false);
     check_tlp(&t, base0 | fmt_4dw, be1, 1, 0);
     model_pcie_tlp_mem(&t, false, UINT64_MAX, 1, 0, 0, false);
-    check_tlp(&t, base0 | fmt_4dw, be1, 0xffffffff, 0xfffffffc);
-    model_pcie_tlp_mem(&t, false, 0x8000000000000004ull, 1, 0, 0, false);
+    check_tlp(&t, base0 | fmt_4dw, 0x8, 0xffffffff, 0xfffffffc);
+    model_pcie_tlp_mem(&t, false, 0x8000000000000004ull, 4, 0, 0, false);
     check_tlp(&t, base0 | fmt_4dw, be1, 0x80000000, 4);
-    model_pcie_tlp_mem(&t, true, 0x100000000ull, 1, 0, 0, false);
+    model_pcie_tlp_mem(&t, true, 0x100000000ull, 4, 0, 0, false);
     check_tlp(&t, base0 | fmt_4dw_data, be1, 1, 0);
 
     /*
      * Length: 1, 2, 1023 DWs as they are, 1024 as 0; more than one DW
      * enables every byte of the last DW too.
      */
-    model_pcie_tlp_mem(&t, false, 0, 2, 0, 0, false);
+    model_pcie_tlp_mem(&t, false, 0, 8, 0, 0, false);
     check_tlp(&t, field(H_LENGTH, 2), 0xff, 0, 0);
-    model_pcie_tlp_mem(&t, false, 0, 1023, 0, 0, false);
+    model_pcie_tlp_mem(&t, false, 0, 4092, 0, 0, false);
     check_tlp(&t, H_LENGTH, 0xff, 0, 0);
-    model_pcie_tlp_mem(&t, false, 0, 1024, 0, 0, false);
+    model_pcie_tlp_mem(&t, false, 0, 4096, 0, 0, false);
     check_tlp(&t, 0, 0xff, 0, 0);
     g_assert_cmpuint(model_pcie_tlp_len_dw(&t), ==, 1024);
     /* The field holds 10 bits: 1025 is 1 again, and never spills over */
-    model_pcie_tlp_mem(&t, false, 0, 1025, 0, 0, false);
+    model_pcie_tlp_mem(&t, false, 0, 4100, 0, 0, false);
     check_tlp(&t, field(H_LENGTH, 1), 0xff, 0, 0);
-    model_pcie_tlp_mem(&t, false, 0, 0xffff, 0, 0, false);
+    model_pcie_tlp_mem(&t, false, 0, 0x3fffc, 0, 0, false);
     check_tlp(&t, H_LENGTH, 0xff, 0, 0);
+
+    /*
+     * Byte enables (r5.0 2.2.5): the first DW's from the first byte on,
+     * the last DW's up to the last byte; one DW has both in the first
+     * enables and 0 in the last.
+     */
+    model_pcie_tlp_mem(&t, false, 1, 1, 0, 0, false);
+    check_tlp(&t, base0, 0x2, 0, 0);
+    model_pcie_tlp_mem(&t, false, 1, 2, 0, 0, false);
+    check_tlp(&t, base0, 0x6, 0, 0);
+    model_pcie_tlp_mem(&t, false, 2, 2, 0, 0, false);
+    check_tlp(&t, base0, 0xc, 0, 0);
+    model_pcie_tlp_mem(&t, false, 1, 3, 0, 0, false);
+    check_tlp(&t, base0, 0xe, 0, 0);
+    model_pcie_tlp_mem(&t, false, 0, 3, 0, 0, false);
+    check_tlp(&t, base0, 0x7, 0, 0);
+    model_pcie_tlp_mem(&t, false, 1, 4, 0, 0, false);
+    check_tlp(&t, field(H_LENGTH, 2), 0x1e, 0, 0);
+    model_pcie_tlp_mem(&t, false, 3, 2, 0, 0, false);
+    check_tlp(&t, field(H_LENGTH, 2), 0x18, 0, 0);
+    model_pcie_tlp_mem(&t, false, 0, 7, 0, 0, false);
+    check_tlp(&t, field(H_LENGTH, 2), 0x7f, 0, 0);
+    model_pcie_tlp_mem(&t, false, 3, 4087, 0, 0, false);
+    check_tlp(&t, H_LENGTH, 0x38, 0, 0);
+    model_pcie_tlp_mem(&t, false, 2, 4092, 0, 0, false);
+    check_tlp(&t, field(H_LENGTH, 0), 0x3c, 0, 0);
 
     /*
      * Everything at its maximum: TC, T9, T8, Attr[2], LN, TH, TD, EP,
      * Attr[0] and AT stay 0, as the model never sets them.
      */
-    model_pcie_tlp_mem(&t, true, UINT64_MAX, 1024, 0xffff, 0xff, true);
+    model_pcie_tlp_mem(&t, true, UINT64_MAX - 3, 4096, 0xffff, 0xff, true);
     check_tlp(&t, fmt_4dw_data | H_ATTR1, 0xffffffff, 0xffffffff, 0xfffffffc);
     g_assert_cmpuint(model_pcie_tlp_fmt(&t), ==, TLP_FMT_4DW_DATA);
     g_assert_cmpuint(model_pcie_tlp_type(&t), ==, TLP_TYPE_MEM);
@@ -180,45 +206,57 @@ static void test_cpl_fields(void)
     PcieTlp t;
 
     memset(&t, 0xa5, sizeof(t));
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 1, 0);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0, 4, 4);
     check_tlp(&t, cpld | 1, 4, 0, 0);
     g_assert_cmpuint(model_pcie_tlp_type(&t), ==, TLP_TYPE_CPL);
 
-    model_pcie_tlp_cpld(&t, 0xffff, 0, 0, 1, 0);
+    model_pcie_tlp_cpld(&t, 0xffff, 0, 0, 0, 4, 4);
     check_tlp(&t, cpld | 1, BITS(31, 16) | 4, 0, 0);
-    model_pcie_tlp_cpld(&t, 1, 0, 0, 1, 0);
+    model_pcie_tlp_cpld(&t, 1, 0, 0, 0, 4, 4);
     check_tlp(&t, cpld | 1, BITS(16, 16) | 4, 0, 0);
-    model_pcie_tlp_cpld(&t, 0, 0xffff, 0, 1, 0);
+    model_pcie_tlp_cpld(&t, 0, 0xffff, 0, 0, 4, 4);
     check_tlp(&t, cpld | 1, 4, BITS(31, 16), 0);
-    model_pcie_tlp_cpld(&t, 0, 1, 0, 1, 0);
+    model_pcie_tlp_cpld(&t, 0, 1, 0, 0, 4, 4);
     check_tlp(&t, cpld | 1, 4, BITS(16, 16), 0);
-    model_pcie_tlp_cpld(&t, 0, 0, 0xff, 1, 0);
+    model_pcie_tlp_cpld(&t, 0, 0, 0xff, 0, 4, 4);
     check_tlp(&t, cpld | 1, 4, BITS(15, 8), 0);
-    model_pcie_tlp_cpld(&t, 0, 0, 1, 1, 0);
+    model_pcie_tlp_cpld(&t, 0, 0, 1, 0, 4, 4);
     check_tlp(&t, cpld | 1, 4, BITS(8, 8), 0);
-    /* Lower Address is 7 bits: bit 7 of the argument is dropped, R stays 0 */
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 1, 0x7f);
+    /* Lower Address is 7 bits: bit 7 of the address is dropped, R stays 0 */
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0x7f, 1, 4);
     check_tlp(&t, cpld | 1, 4, BITS(6, 0), 0);
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 1, 0xff);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0xff, 1, 4);
     check_tlp(&t, cpld | 1, 4, BITS(6, 0), 0);
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 1, 0x80);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0x80, 4, 4);
     check_tlp(&t, cpld | 1, 4, 0, 0);
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 1, 1);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 1, 1, 4);
     check_tlp(&t, cpld | 1, 4, 1, 0);
 
     /* Byte Count: 4 bytes a DW, 12 bits, 4096 encodes as 0 */
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 2, 0);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0, 8, 8);
     check_tlp(&t, cpld | 2, 8, 0, 0);
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 1023, 0);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0, 4092, 4092);
     check_tlp(&t, cpld | H_LENGTH, 0xffc, 0, 0);
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 1024, 0);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0, 4096, 4096);
     check_tlp(&t, cpld, 0, 0, 0);
     g_assert_cmpuint(model_pcie_tlp_len_dw(&t), ==, 1024);
-    model_pcie_tlp_cpld(&t, 0, 0, 0, 1025, 0);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0, 4100, 4100);
     check_tlp(&t, cpld | 1, 4, 0, 0);
 
+    /*
+     * Byte Count is what the request has left, this completion's bytes
+     * and those of the completions after it: not its own length
+     */
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0, 4, 4096);
+    check_tlp(&t, cpld | 1, 0, 0, 0);
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0, 4, 0xfff);
+    check_tlp(&t, cpld | 1, 0xfff, 0, 0);
+    /* Length counts the DWs the bytes touch, from Lower Address */
+    model_pcie_tlp_cpld(&t, 0, 0, 0, 0x43, 2, 2);
+    check_tlp(&t, cpld | 2, 2, 0x43, 0);
+
     /* All at maximum: Status SC (0), BCM 0, R 0 */
-    model_pcie_tlp_cpld(&t, 0xffff, 0xffff, 0xff, 1023, 0xff);
+    model_pcie_tlp_cpld(&t, 0xffff, 0xffff, 0xff, 0xff, 4089, 4092);
     check_tlp(&t, cpld | H_LENGTH, BITS(31, 16) | 0xffc, BITS(31, 8) |
               BITS(6, 0), 0);
 }

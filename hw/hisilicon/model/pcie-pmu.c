@@ -60,7 +60,7 @@ static bool passes_threshold(const PciePmuFilter *f, uint16_t len)
     return f->thr_below ? len < (1u << f->thr_len) : len >= (1u << f->thr_len);
 }
 
-static bool fires_trigger(const PciePmuFilter *f, uint16_t len)
+bool model_pcie_pmu_fires_trigger(const PciePmuFilter *f, uint16_t len)
 {
     return f->trig_below ? len < (1u << f->trig_len) :
                            len > (1u << f->trig_len);
@@ -96,26 +96,41 @@ static void sums_before(const TrafficStream *s, const PciePmuFilter *f,
     *len_dw = k / TRAFFIC_PATTERN * period_dw + part_dw;
 }
 
+/* Add @tlps TLPs of @kind with @dw DWs of Length in all to @sums */
+static void add_sums(const PciePmuFilter *f, uint8_t kind, unsigned hdr_dw,
+                     uint64_t tlps, uint64_t dw, uint64_t delay_ns,
+                     PciePmuSums *sums)
+{
+    sums->tlps += tlps;
+    sums->delay_ns += delay_ns;
+    if ((f->len_mode & PCIE_PMU_LEN_PAYLOAD) && kind != TRAFFIC_NON_POSTED) {
+        sums->bytes += dw * 4;
+    }
+    if (f->len_mode & PCIE_PMU_LEN_HEADER) {
+        sums->bytes += tlps * hdr_dw * 4;
+    }
+}
+
 void model_pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
                                 uint64_t k0, uint64_t k1, PciePmuSums *sums)
 {
-    uint64_t t0, d0, t1, d1, tlps, dw;
+    uint64_t t0, d0, t1, d1;
 
     if (k1 <= k0) {
         return;
     }
     sums_before(s, f, k0, &t0, &d0);
     sums_before(s, f, k1, &t1, &d1);
-    tlps = t1 - t0;
-    dw = d1 - d0;
-    sums->tlps += tlps;
-    sums->delay_ns += tlps * s->latency_ns;
-    if ((f->len_mode & PCIE_PMU_LEN_PAYLOAD) &&
-        s->kind != TRAFFIC_NON_POSTED) {
-        sums->bytes += dw * 4;
-    }
-    if (f->len_mode & PCIE_PMU_LEN_HEADER) {
-        sums->bytes += tlps * header_dw(s) * 4;
+    add_sums(f, s->kind, header_dw(s), t1 - t0, d1 - d0,
+             (t1 - t0) * s->latency_ns, sums);
+}
+
+void model_pcie_pmu_tlp_sums(const PciePmuFilter *f, uint8_t kind,
+                             uint16_t len_dw, unsigned header_dw,
+                             uint64_t delay_ns, PciePmuSums *sums)
+{
+    if (passes_threshold(f, len_dw)) {
+        add_sums(f, kind, header_dw, 1, len_dw, delay_ns, sums);
     }
 }
 
@@ -123,7 +138,7 @@ uint64_t model_pcie_pmu_trigger_tlp(const TrafficStream *s,
                                     const PciePmuFilter *f, uint64_t k0)
 {
     for (uint64_t k = k0; k < k0 + TRAFFIC_PATTERN; k++) {
-        if (fires_trigger(f, model_traffic_len(&s->flow, k))) {
+        if (model_pcie_pmu_fires_trigger(f, model_traffic_len(&s->flow, k))) {
             return k;
         }
     }

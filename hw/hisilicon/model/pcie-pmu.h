@@ -82,4 +82,16 @@ void model_pcie_pmu_stream_sums(const TrafficStream *s, const PciePmuFilter *f,
 uint64_t model_pcie_pmu_trigger_tlp(const TrafficStream *s,
                                     const PciePmuFilter *f, uint64_t k0);
 
+/* Whether a TLP of Length @len_dw fires the trigger of @f */
+bool model_pcie_pmu_fires_trigger(const PciePmuFilter *f, uint16_t len_dw);
+
+/*
+ * Add one TLP of @kind, Length @len_dw, @header_dw header DWs and
+ * @delay_ns of latency to @sums if it passes the threshold: a TLP of the
+ * real traffic, counted as the TLPs of a stream are.
+ */
+void model_pcie_pmu_tlp_sums(const PciePmuFilter *f, uint8_t kind,
+                             uint16_t len_dw, unsigned header_dw,
+                             uint64_t delay_ns, PciePmuSums *sums);
+
 #endif

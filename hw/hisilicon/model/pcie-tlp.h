@@ -39,17 +39,24 @@ typedef struct PcieTlp {
 } PcieTlp;
 
 /*
- * Memory request (write when @len_dw payload DWs go with it, else read of
- * @len_dw DWs). 64-bit addresses above 4 GiB take a 4DW header; @addr must
- * be DW aligned. @len_dw is 1..1024 (1024 encodes as 0).
+ * Memory request for the bytes [@addr, @addr + @len) (a write when the
+ * payload goes with it, else a read of them): Length counts the DWs they
+ * touch and the first and last DW byte enables mask the bytes outside
+ * (r5.0 2.2.5). 64-bit addresses above 4 GiB take a 4DW header. @len is
+ * 1..4096 and the bytes must not cross a 4 KiB boundary.
  */
-void model_pcie_tlp_mem(PcieTlp *tlp, bool write, uint64_t addr,
-                        uint16_t len_dw, uint16_t requester, uint8_t tag,
-                        bool relaxed);
+void model_pcie_tlp_mem(PcieTlp *tlp, bool write, uint64_t addr, uint32_t len,
+                        uint16_t requester, uint8_t tag, bool relaxed);
 
-/* Successful completion with @len_dw DWs of data for a read of @len_dw DWs. */
+/*
+ * Successful completion carrying the bytes [@addr, @addr + @len) of a read
+ * that has @byte_count bytes left to complete, these included (r5.0
+ * 2.2.9): Lower Address is @addr's low 7 bits. @len and @byte_count are
+ * 1..4096.
+ */
 void model_pcie_tlp_cpld(PcieTlp *tlp, uint16_t completer, uint16_t requester,
-                         uint8_t tag, uint16_t len_dw, uint8_t lower_addr);
+                         uint8_t tag, uint64_t addr, uint32_t len,
+                         uint32_t byte_count);
 
 static inline unsigned model_pcie_tlp_fmt(const PcieTlp *tlp)
 {

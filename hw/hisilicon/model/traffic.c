@@ -32,15 +32,17 @@ void model_traffic_tlp(const TrafficStream *s, uint64_t k, PcieTlp *tlp)
     switch (s->kind) {
     case TRAFFIC_POSTED:
     case TRAFFIC_NON_POSTED:
-        model_pcie_tlp_mem(tlp, s->kind == TRAFFIC_POSTED, addr, len,
+        model_pcie_tlp_mem(tlp, s->kind == TRAFFIC_POSTED, addr, len * 4u,
                            in ? s->endpoint : s->port, tag,
                            relaxed && s->kind == TRAFFIC_POSTED);
         break;
     default:
         if (in) {
-            model_pcie_tlp_cpld(tlp, s->endpoint, s->port, tag, len, 0);
+            model_pcie_tlp_cpld(tlp, s->endpoint, s->port, tag, 0, len * 4u,
+                                len * 4u);
         } else {
-            model_pcie_tlp_cpld(tlp, s->port, s->endpoint, tag, len, 0);
+            model_pcie_tlp_cpld(tlp, s->port, s->endpoint, tag, 0, len * 4u,
+                                len * 4u);
         }
         break;
     }

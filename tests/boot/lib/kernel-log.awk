@@ -21,67 +21,84 @@ function stamp_of(text) {
 	return text
 }
 
+# The task or CPU that printed the line ("[ T123]" or "[ C1]" after the
+# time stamp, with CONFIG_PRINTK_CALLER; "" without): the reports of two
+# CPUs interleave line by line, so each caller's is followed on its own.
+function caller_of(text) {
+	if (!match(text, /^(<[0-9]>)?\[[ 0-9.]*\]\[ *[TC][0-9]+\]/))
+		return ""
+	text = substr(text, 1, RLENGTH)
+	sub(/^.*\]\[ */, "", text)
+	sub(/\]$/, "", text)
+	return text
+}
+
 function report(name) {
 	print "known kernel report: " name " " stamp_of($0)
 }
 
-function flush(    i) {
-	for (i = 1; i <= held; i++)
-		print line[i]
-	held = 0
+function flush(c,    i) {
+	for (i = 1; i <= held[c]; i++)
+		print line[c, i]
+	held[c] = 0
 }
 
+{ c = caller_of($0) }
 # A known report is dropped up to the end of its stack trace, or up to the
-# start of another report if that comes first (a log cut short)
-state != "" && state != "head" && /\[ cut here \]|WARNING:|BUG:|Internal error:|Unable to handle|=====/ {
-	state = ""
+# start of another report of its caller if that comes first (a log cut
+# short)
+state[c] != "" && state[c] != "head" && /\[ cut here \]|WARNING:|BUG:|Internal error:|Unable to handle|=====/ {
+	state[c] = ""
 }
-state == "skip" {
+state[c] == "skip" {
 	if (/Call trace:/)
-		state = "frames"
+		state[c] = "frames"
 	next
 }
-state == "frames" {
-	if (/^(<[0-9]>)?\[[ 0-9.]*\]  [^ ]/)
+state[c] == "frames" {
+	if (/^(<[0-9]>)?\[[ 0-9.]*\](\[ *[TC][0-9]+\])?  [^ ]/)
 		next
-	state = ""
+	state[c] = ""
 }
-state == "warning" {
+state[c] == "warning" {
 	if (/---\[ end trace/)
-		state = ""
+		state[c] = ""
 	next
 }
 # The head of a lockdep report, held until it names its locks
-state == "head" {
-	line[++held] = $0
+state[c] == "head" {
+	line[c, ++held[c]] = $0
 	if (/\(pci_rescan_remove_lock\)/)
-		acquiring = 1
-	if (acquiring && /\(&ctrl->reset_lock\).* at: pciehp_ist/)
-		known = 1
+		acquiring[c] = 1
+	if (acquiring[c] && /\(&ctrl->reset_lock\).* at: pciehp_ist/)
+		known[c] = 1
 	if (/which lock already depends on the new lock/) {
-		if (known) {
-			print "known kernel report: pciehp-reset-lock " stamp
-			held = 0
-			state = "skip"
+		if (known[c]) {
+			print "known kernel report: pciehp-reset-lock " stamp[c]
+			held[c] = 0
+			state[c] = "skip"
 		} else {
-			flush()
-			state = ""
+			flush(c)
+			state[c] = ""
 		}
 	}
 	next
 }
 /WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*\/upstream\/(hisi_pcie_pmu\.c:350 hisi_pcie_pmu|hns3_pmu\.c:1070 hns3_pmu|arm-ccn\.c:826 arm_ccn_pmu)_event_init\+/ {
 	report("upstream-leader-sibling-walk")
-	state = "warning"
+	state[c] = "warning"
 	next
 }
 /WARNING: possible circular locking dependency detected/ {
-	state = "head"
-	held = 0
-	line[++held] = $0
-	acquiring = known = 0
-	stamp = stamp_of($0)
+	state[c] = "head"
+	held[c] = 0
+	line[c, ++held[c]] = $0
+	acquiring[c] = known[c] = 0
+	stamp[c] = stamp_of($0)
 	next
 }
 { print }
-END { flush() }
+END {
+	for (c in held)
+		flush(c)
+}

@@ -1,0 +1,52 @@
+/*
+ * hisi-tap: the real DMA of the PCI functions below PCIe root ports, as
+ * the TLPs that would carry it (docs/traffic.md, "Real traffic")
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_HISILICON_HISI_TAP_H
+#define HW_HISILICON_HISI_TAP_H
+
+#include "hw/pci/pci_device.h"
+#include "model/pcie-tlp.h"
+#include "model/traffic.h"
+
+typedef struct HisiTap HisiTap;
+
+/* One TLP of a function's DMA, at the virtual time of the access */
+typedef struct HisiRealTlp {
+    int64_t now;
+    PCIDevice *port;        /* the root port the function is below */
+    uint16_t requester;     /* the function's BDF */
+    uint8_t dir;            /* TrafficDir: inbound goes toward memory */
+    uint8_t kind;           /* TrafficKind */
+    uint32_t payload;       /* bytes of data */
+    PcieTlp tlp;
+} HisiRealTlp;
+
+typedef void HisiTapFn(void *opaque, const HisiRealTlp *tlp);
+
+/*
+ * A tap that gives each TLP to @fn(@opaque, ...). @owner owns its regions
+ * and must live as long as the machine: the buses keep the tap.
+ */
+HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque);
+
+/*
+ * Give the functions below root port @port (on its secondary bus and the
+ * buses behind it) a DMA address space the tap sees. Call it while @port
+ * is realized, before any function is plugged below it.
+ */
+void hisi_tap_attach(HisiTap *tap, PCIDevice *port);
+
+/*
+ * Whether the tap sees the DMA: off, the functions' DMA goes straight to
+ * memory at full speed and nothing is seen.
+ */
+void hisi_tap_set_observing(HisiTap *tap, bool on);
+
+/* Give out the TLPs of the DMA seen so far (a transfer still growing). */
+void hisi_tap_flush(HisiTap *tap);
+
+#endif

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Real traffic (docs/traffic.md): with the traffic object's source=real,
+# hisi-ptt traces and hisi-pcie-pmu counts the actual DMA of an NVMe drive
+# below root port 00:10.0. The drive reads zeroes and drops writes
+# (null-co), so only its DMA matters.
+# run-guest: --perf
+# run-guest: --kmod nvme
+# qemu: -object hisi-traffic,id=t0,source=real
+# qemu: -device hisi-ptt,bus=pcie.0,addr=0x8,traffic=t0
+# qemu: -device hisi-pcie-pmu,bus=pcie.0,addr=0x9,traffic=t0
+# qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
+# qemu: -blockdev driver=null-co,node-name=disk0,size=67108864,read-zeroes=on
+# qemu: -device nvme,bus=rp0,serial=real0,drive=disk0
+. /guest/tests/lib/ktap.sh
+
+PTT=hisi_ptt0_0
+PMU=hisi_pcie0_core0
+DISK=/dev/nvme0n1
+# 64 O_DIRECT transfers of 64 KiB
+BLOCKS=64
+BYTES=$((BLOCKS * 65536))
+
+ktap_start real_traffic
+
+ktap_check drive-present wait_for test -b $DISK
+
+# transfer NAME TYPE DIRECTION EVENT DD-ARGS...: dd with DD-ARGS while
+# ptt-trace traces the drive's TLPs of TYPE and 4DW DIRECTION (requester
+# filter) and perf stat counts EVENT's payload on root port 00:10.0; the
+# trace summary in /tmp/NAME.trace, the count in /tmp/NAME.count
+transfer() {
+	local name=$1 type=$2 dir=$3 event=$4 pid
+	shift 4
+	rm -f /tmp/ready
+	/guest/progs/ptt-trace --pmu $PTT --map 0100:0080 --filter 0x00100 \
+		--type "$type" --direction "$dir" --format 0 --ms 8000 \
+		--ready /tmp/ready >"/tmp/$name.trace" 2>&1 &
+	pid=$!
+	wait_for test -e /tmp/ready || return 1
+	perf stat -x, -o "/tmp/$name.stat" -a \
+		-e "{$PMU/${event}_flux,port=0x1,len_mode=1/,$PMU/${event}_time,port=0x1,len_mode=1/}" \
+		-- dd "$@" bs=65536 count=$BLOCKS 2>"/tmp/$name.dd" || { cat "/tmp/$name.dd"; return 1; }
+	wait $pid || { cat "/tmp/$name.trace"; return 1; }
+	awk -F, -v e="${event}_flux" '$3 ~ e { print $1 }' "/tmp/$name.stat" >"/tmp/$name.count"
+	echo "# $name: $(cat "/tmp/$name.trace") flux=$(cat "/tmp/$name.count")"
+}
+
+# field NAME KEY: KEY=VALUE of NAME's trace summary
+field() { sed -n "s/.* $2=\([0-9]*\) .*/\1/p; s/^$2=\([0-9]*\) .*/\1/p" "/tmp/$1.trace"; }
+
+# carries NAME: the payload the trace holds is the bytes dd moved and what
+# each of its commands adds: the completion queue entry, shadow doorbells
+# and the MSI-X write for a read; for a write the submission queue entry,
+# shadow doorbells and, in a long run of writes, one more 4 KiB page that
+# QEMU's NVMe reads per command (docs/traffic.md); and perf stat counted
+# the same bytes exactly
+carries() {
+	local payload=$(( $(field "$1" payload_dw) * 4 )) flux
+	flux=$(cat "/tmp/$1.count")
+	echo "# $1: $payload payload bytes traced, $flux counted, $BYTES moved"
+	[ "$payload" -ge $BYTES ] &&
+		[ "$payload" -le $((BYTES + BLOCKS * (4096 + 256))) ] &&
+		[ "$flux" = "$payload" ]
+}
+
+# The drive writes what it reads into memory: MWr, inbound posted
+ktap_check dd-read-traced transfer read 1 0 rx_mwr if=$DISK of=/dev/null iflag=direct
+ktap_check dd-read-mwr-carry-the-bytes carries read
+# No MWr is longer than the 128-byte Max_Payload_Size Linux leaves
+ktap_check dd-read-mwr-split-at-mps \
+	test $(( $(field read P) * 32 )) -ge "$(field read payload_dw)"
+# It fetches what it writes: MRd inbound, the root port's CplD outbound
+ktap_check dd-write-traced transfer write 4 1 tx_cpl if=/dev/zero of=$DISK oflag=direct
+ktap_check dd-write-cpld-carry-the-bytes carries write
+
+# Nothing traced while the drive does nothing
+idle() {
+	local out
+	out=$(/guest/progs/ptt-trace --pmu $PTT --map 0100:0080 --filter 0x00100 \
+		--type 7 --direction 0 --format 0 --ms 1000)
+	echo "# idle: $out"
+	echo "$out" | grep -q '^records=0 '
+}
+ktap_check idle-drive-no-records idle
+
+ktap_finish
