@@ -115,6 +115,8 @@ struct HisiPttState {
     bool wants_real;        /* what the traffic was told (not migrated) */
     int64_t time_base;      /* ns: record time stamps count from the reset */
     int64_t traced_until;   /* ns: the TLPs before this are written */
+    /* and this many of its own (a pause at the buffer end cut its ns) */
+    uint32_t written_at_until;
     uint64_t records;       /* records written since the reset */
     uint64_t lost;          /* TLPs dropped while the driver held buffers */
 };
@@ -334,11 +336,12 @@ static void ptt_pause_vm(HisiPttState *s, int64_t until)
 
 /*
  * pause-at-buffer-end in ptt_advance: the buffer just completed by the
- * records of @streams[0..@n) from @from that @written counts. Pause if no
- * record after them has their last one's time; otherwise the records of
- * one nanosecond straddle the boundary: pause at the next one.
+ * records of @streams[0..@n) from @from that @written counts. The trace
+ * stops at the time of the next record, of which some may be written
+ * already: records of one nanosecond (streams in step) may straddle the
+ * boundary.
  */
-static bool ptt_pause_at_buffer_end(HisiPttState *s, uint32_t n,
+static void ptt_pause_at_buffer_end(HisiPttState *s, uint32_t n,
                                     int64_t from, int64_t now,
                                     uint64_t written)
 {
@@ -349,11 +352,8 @@ static bool ptt_pause_at_buffer_end(HisiPttState *s, uint32_t n,
         before_next += model_traffic_count_before(&s->streams[i].flow, next) -
                        model_traffic_count_before(&s->streams[i].flow, from);
     }
-    if (before_next != written) {
-        return false;
-    }
     ptt_pause_vm(s, next);
-    return true;
+    s->written_at_until = written - before_next;
 }
 
 static void ptt_vm_state_change(void *opaque, bool running, RunState state)
@@ -389,6 +389,14 @@ static void ptt_advance(HisiPttState *s, int64_t now)
     n = ptt_selected_streams(s);
     model_ptt_trace_start(s->gen, s->streams, n, s->traced_until, now,
                           ptt_8dw(s), s->time_base);
+    /* Those of the first nanosecond that a pause left written */
+    while (s->written_at_until &&
+           model_ptt_trace_peek(s->gen) == s->traced_until) {
+        s->written_at_until -= model_ptt_trace_fill(s->gen, s->dma_chunk,
+                                                    MIN(s->written_at_until,
+                                                        PTT_DMA_CHUNK / rec));
+    }
+    s->written_at_until = 0;
     while (model_ptt_trace_peek(s->gen) < TRAFFIC_NEVER) {
         /* The last record that fits completes the buffer. */
         uint32_t room = (buf_size - s->wr_offset) / rec;
@@ -414,8 +422,8 @@ static void ptt_advance(HisiPttState *s, int64_t now)
         written += got;
         if (got == room) {
             ptt_buffer_full(s);
-            if (s->pause_at_buffer_end &&
-                ptt_pause_at_buffer_end(s, n, from, now, written)) {
+            if (s->pause_at_buffer_end) {
+                ptt_pause_at_buffer_end(s, n, from, now, written);
                 return;
             }
         }
@@ -601,6 +609,7 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
         if (ptt_start_ok(s)) {
             ptt_set_tracing(s, true);
             s->traced_until = now;
+            s->written_at_until = 0;
             trace_hisi_ptt_trace_start(val);
         } else {
             ptt_stop(s);
@@ -808,6 +817,7 @@ static void hisi_ptt_reset_hold(Object *obj, ResetType type)
     ptt_push_tuning(s);
     s->time_base = ptt_now();
     s->traced_until = s->time_base;
+    s->written_at_until = 0;
     s->records = 0;
     s->lost = 0;
     s->paused_at_buffer_end = false;
@@ -894,6 +904,7 @@ static const VMStateDescription vmstate_hisi_ptt = {
         VMSTATE_BOOL(tracing, HisiPttState),
         VMSTATE_INT64(time_base, HisiPttState),
         VMSTATE_INT64(traced_until, HisiPttState),
+        VMSTATE_UINT32(written_at_until, HisiPttState),
         VMSTATE_UINT64(records, HisiPttState),
         VMSTATE_UINT64(lost, HisiPttState),
         VMSTATE_BOOL(fail_next_dma, HisiPttState),

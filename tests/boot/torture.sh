@@ -160,9 +160,13 @@ hotplug_churn() {
 		perf stat -x, -a -e "$PCIE0/rx_mwr_flux,bdf=0x100/" -e "$PCIE1/rx_mwr_flux,bdf=0x200/" \
 			-e "$HNS3/pps_ssu_rpu_packet_num,global=1/" -e ccn/cycles/ -- \
 			ptt-trace --pmu hisi_ptt0_1 --map $MAP --filter 0x80004 --type 7 \
-			--direction 2 --format 0 --ms 8000 >/tmp/churn.out 2>&1
+			--direction 2 --format 0 --ms 8000 --ready /tmp/churn-ready >/tmp/churn.out 2>&1
 	}
+	rm -f /tmp/churn-ready
 	session_bg &
+	# Churn once every event is open: an event opened on the PMU's CPU as
+	# it goes offline fails with ENODEV, as on real hardware
+	wait_for test -e /tmp/churn-ready || { cat /tmp/churn.out; return 1; }
 	for round in 1 2; do
 		for cpu in 1 2 3 0; do
 			echo 0 >/sys/devices/system/cpu/cpu$cpu/online || st="$st cpu$cpu-off"

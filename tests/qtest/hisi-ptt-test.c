@@ -1308,19 +1308,19 @@ static bool ptt_vm_running(Ptt *p)
 }
 
 /*
- * One run for test_pause_at_buffer_end: an 8DW trace, the pause asked for
- * if @pause, one clock step far past the first buffer's end; if paused,
- * the device at the boundary, then "cont". Then the driver takes the first
- * buffer and two more; what it saw, the registers and the buffers go to
- * @log.
+ * One run for test_pause_at_buffer_end: an 8DW trace of the traffic of
+ * @object, the pause asked for if @pause, one clock step far past the
+ * first buffer's end; if paused, the device at the boundary, then "cont".
+ * Then the driver takes the first buffer and two more; what it saw, the
+ * registers and the buffers go to @log.
  */
-static void ptt_pause_run(bool pause, HisiTwinLog *log)
+static void ptt_pause_run(const char *object, bool pause, HisiTwinLog *log)
 {
     unsigned fulls = 0;
     uint32_t stat;
     Ptt p;
 
-    ptt_init(&p, ",id=ptt", NULL);
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object", object, NULL);
     ptt_start(&p, rp_8dw);
     qtest_qom_set_bool(p.qts, "ptt", "pause-at-buffer-end", pause);
     qtest_clock_step(p.qts, 50 * 1000 * 1000);
@@ -1363,16 +1363,18 @@ static void ptt_pause_run(bool pause, HisiTwinLog *log)
 /*
  * pause-at-buffer-end stops the VM with the first buffer just complete
  * and the next one empty, however long the clock step that completes it;
- * going on from there gives the trace of a run with no pause.
+ * going on from there gives the trace of a run with no pause. The traffic
+ * object is @data: the default streams, or seven in step, whose records
+ * of one nanosecond straddle the boundary (128 records a buffer).
  */
-static void test_pause_at_buffer_end(void)
+static void test_pause_at_buffer_end(gconstpointer data)
 {
     HisiTwinLog twin, paused;
 
     hisi_twin_init(&twin);
     hisi_twin_init(&paused);
-    ptt_pause_run(false, &twin);
-    ptt_pause_run(true, &paused);
+    ptt_pause_run(data, false, &twin);
+    ptt_pause_run(data, true, &paused);
     g_test_message("%u entries compared", paused.entries->len);
     hisi_twin_assert_same(&paused, &twin);
     hisi_twin_free(&paused);
@@ -2048,7 +2050,11 @@ int main(int argc, char **argv)
 
         qtest_add_data_func(path, &ptt_mig_cases[i], test_migration_twin);
     }
-    qtest_add_func("/hisi-ptt/pause-at-buffer-end", test_pause_at_buffer_end);
+    qtest_add_data_func("/hisi-ptt/pause-at-buffer-end/default",
+                        "hisi-traffic,id=t0", test_pause_at_buffer_end);
+    qtest_add_data_func("/hisi-ptt/pause-at-buffer-end/streams-in-step",
+                        "hisi-traffic,id=t0,rules=stream=all,,rate=100000",
+                        test_pause_at_buffer_end);
     qtest_add_func("/hisi-ptt/real-traffic/dma-requests",
                    test_real_dma_requests);
     qtest_add_func("/hisi-ptt/real-traffic/dma-completions",
