@@ -119,6 +119,9 @@ no_kernel_errors() {
 	first=$(grep -nE 'WARNING:|BUG:|(^|[] ])BUG|Oops|Call trace:|refcount_t|list_(add|del) corruption|Poison overwritten|Redzone|Padding overwritten|Freepointer' \
 		/tmp/kernel-log | head -n 1 | cut -d: -f1)
 	[ -z "$first" ] && return 0
+	# A log whose buffer wrapped starts inside a report, its head lost
+	dmesg | head -n 1 | grep -q 'Booting Linux' ||
+		echo "(the kernel log lost its start: log_buf_len)"
 	# the first report, with what led to it
 	from=$((first - 8))
 	[ "$from" -ge 1 ] || from=1
