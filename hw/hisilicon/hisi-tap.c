@@ -147,15 +147,16 @@ static void tap_note(TapFunction *f, bool write, hwaddr addr, unsigned size)
 {
     HisiTap *tap = f->tap;
     TapTransfer *p = &tap->pending;
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
+    /* Every 8 bytes of DMA come here: continuing a transfer is all. */
     if (p->f == f && p->write == write && p->addr + p->len == addr) {
         p->len += size;
         return;
     }
     hisi_tap_flush(tap);
     *p = (TapTransfer) {
-        .f = f, .write = write, .addr = addr, .len = size, .now = now,
+        .f = f, .write = write, .addr = addr, .len = size,
+        .now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
     };
     qemu_bh_schedule(tap->bh);
 }
