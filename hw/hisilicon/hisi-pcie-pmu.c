@@ -242,8 +242,11 @@ static bool pmu_selects_real(HisiPciePmuState *s, PmuCounter *c,
     uint16_t port = pci_get_bdf(t->port);
     TrafficStream like = { .dir = t->dir, .kind = t->kind };
 
+    /* Its requests are memory reads and writes: no I/O or configuration */
     if (port < s->bdf_min || port > s->bdf_max ||
-        !model_pcie_pmu_stream_matches(ev, &like)) {
+        !model_pcie_pmu_stream_matches(ev, &like) ||
+        (t->kind != TRAFFIC_COMPLETION &&
+         model_pcie_tlp_type(&t->tlp) != TLP_TYPE_MEM)) {
         return false;
     }
     /* The target filter as pmu_add_endpoint applies it */

@@ -1,22 +1,31 @@
 /*
- * hisi-tap: the real DMA of the PCI functions below PCIe root ports, as
+ * hisi-tap: the real traffic of the PCI functions below PCIe root ports, as
  * the TLPs that would carry it.
  *
- * Each root port's secondary bus gets PCI IOMMU ops (pci_setup_iommu) that
- * give every function below it an address space of its own. Its root holds
- * an alias of system memory and, above it and enabled only while someone
- * observes, an I/O region that forwards each access to system memory with
- * its attributes (an MSI's requester ID included) and notes it. So an idle
- * tap costs nothing: QEMU maps the alias as RAM. While observing, DMA
- * reaches the I/O region in accesses of at most 8 bytes (dma_memory_map
- * gets bounce buffers); the accesses of one function that follow each
- * other in memory make one transfer, at the time of its first, which the
- * PCIe model cuts into TLPs by the function's Max_Payload_Size and
- * Max_Read_Request_Size (model_pcie_dma_tlps()). Without -icount the
+ * DMA. Each root port's secondary bus gets PCI IOMMU ops (pci_setup_iommu)
+ * that give every function below it an address space of its own. Its root
+ * holds an alias of system memory and, above it and enabled only while
+ * someone observes, an I/O region that forwards each access to system
+ * memory with its attributes (an MSI's requester ID included) and notes
+ * it. So an idle tap costs nothing: QEMU maps the alias as RAM. While
+ * observing, DMA reaches the I/O region in accesses of at most 8 bytes
+ * (dma_memory_map gets bounce buffers); the accesses of one function that
+ * follow each other in memory make one transfer, at the time of its first,
+ * which the PCIe model cuts into TLPs by the function's Max_Payload_Size
+ * and Max_Read_Request_Size (model_pcie_link_mem()). Without -icount the
  * virtual clock runs on between the accesses of one DMA. A transfer is
  * given out when another access does not continue it, when a consumer
  * flushes (before it accounts for time after it) or from a bottom half at
  * the latest, so it never spans more than a turn of the main loop.
+ *
+ * The CPU's accesses. The memory and I/O spaces of the secondary bus, where
+ * the functions below map their BARs, move into containers of the tap's;
+ * the bridge's own containers, which its windows alias, hold an alias of
+ * them and, above it and again enabled only while observing, an I/O
+ * region that forwards each access and notes it as the root port's
+ * request to the function that claims the address. Configuration
+ * accesses to the functions below go through their config_read and
+ * config_write hooks, which the tap wraps as they are plugged.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -27,12 +36,16 @@
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
 #include "exec/address-spaces.h"
+#include "hw/qdev-core.h"
+#include "migration/vmstate.h"
+#include "system/runstate.h"
+#include "system/system.h"
 #include "hw/pci/pci_bridge.h"
 #include "hw/pci/pci_bus.h"
 #include "hw/pci/pcie_regs.h"
 #include "trace.h"
 #include "hisi-tap.h"
-#include "model/pcie-dma.h"
+#include "model/pcie-link.h"
 
 typedef struct TapFunction {
     HisiTap *tap;
@@ -44,6 +57,31 @@ typedef struct TapFunction {
     AddressSpace as;
     uint8_t tag;            /* of its next read request */
 } TapFunction;
+
+typedef struct TapPort TapPort;
+
+/* A space of a root port's secondary bus, as the CPU reaches it */
+typedef struct TapWindow {
+    TapPort *port;
+    bool io;
+    MemoryRegion bus_space; /* where the functions below map their BARs */
+    MemoryRegion direct;    /* the bus space, at full speed */
+    MemoryRegion observed;  /* the bus space, each access noted */
+    AddressSpace as;        /* over the bus space */
+} TapWindow;
+
+struct TapPort {
+    HisiTap *tap;
+    PCIDevice *dev;
+    TapWindow mem, io;
+    uint8_t tag;            /* of its next non-posted request */
+};
+
+/* The tag of a requester's next non-posted request, as migrated */
+typedef struct TapTag {
+    uint16_t requester;     /* BDF */
+    uint8_t tag;
+} TapTag;
 
 /* The accesses so far of a transfer that may still grow */
 typedef struct TapTransfer {
@@ -59,10 +97,33 @@ struct HisiTap {
     HisiTapFn *fn;
     void *opaque;
     GPtrArray *functions;
+    GPtrArray *ports;
     bool observing;
     TapTransfer pending;
     QEMUBH *bh;
+    Notifier machine_done;
+    int32_t n_tags;         /* migration only: the requesters' tags */
+    TapTag *tags;
 };
+
+/*
+ * The configuration hooks of a function below a root port (or of the port
+ * itself), which the tap wraps. QEMU calls them without an opaque, so the
+ * tap finds them by the function.
+ */
+typedef struct TapConfig {
+    TapPort *port;          /* NULL: the root port itself */
+    PCIConfigReadFunc *read;
+    PCIConfigWriteFunc *write;
+} TapConfig;
+
+static GHashTable *tap_configs;
+/*
+ * Configuration accesses under way: a hook that reads another function's
+ * registers (a downstream port syncing its Link Status from the function
+ * below) does so inside QEMU, not on the link.
+ */
+static unsigned tap_config_depth;
 
 /* The root port above @bus: the bridge whose own bus is a root bus */
 static PCIDevice *tap_root_port(PCIBus *bus)
@@ -75,25 +136,34 @@ static PCIDevice *tap_root_port(PCIBus *bus)
     return bridge;
 }
 
-/*
- * The function's link settings: Device Control's sizes, or the defaults
- * of a function without a PCIe capability (or an alias of functions
- * behind a PCIe-to-PCI bridge, which QEMU hands the bridge's requester ID)
- */
-static void tap_link(TapFunction *f, PcieDmaLink *link, PCIDevice *port)
+static TapPort *tap_port_of(HisiTap *tap, PCIDevice *dev)
 {
-    PCIDevice *dev = f->bus->devices[f->devfn];
+    for (guint i = 0; i < tap->ports->len; i++) {
+        TapPort *p = g_ptr_array_index(tap->ports, i);
+
+        if (p->dev == dev) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/*
+ * @dev's link settings: Device Control's sizes, or the defaults of a
+ * function without a PCIe capability (or an alias of functions behind a
+ * PCIe-to-PCI bridge, which QEMU hands the bridge's requester ID)
+ */
+static void tap_link_sizes(PCIDevice *dev, PcieLink *link)
+{
     uint8_t exp = dev ? pci_find_capability(dev, PCI_CAP_ID_EXP) : 0;
 
-    link->endpoint = PCI_BUILD_BDF(pci_bus_num(f->bus), f->devfn);
-    link->port = pci_get_bdf(port);
-    link->mps = PCIE_DMA_MPS_DEFAULT;
-    link->mrrs = PCIE_DMA_MRRS_DEFAULT;
+    link->mps = PCIE_LINK_MPS_DEFAULT;
+    link->mrrs = PCIE_LINK_MRRS_DEFAULT;
     if (exp) {
         uint16_t ctl = pci_get_word(dev->config + exp + PCI_EXP_DEVCTL);
 
-        link->mps = model_pcie_dma_size(extract16(ctl, 5, 3));
-        link->mrrs = model_pcie_dma_size(extract16(ctl, 12, 3));
+        link->mps = model_pcie_link_size(extract16(ctl, 5, 3));
+        link->mrrs = model_pcie_link_size(extract16(ctl, 12, 3));
     }
 }
 
@@ -111,30 +181,42 @@ static void tap_emit(void *opaque, const PcieTlp *tlp, bool inbound,
     e->real.dir = inbound ? TRAFFIC_INBOUND : TRAFFIC_OUTBOUND;
     e->real.kind = model_pcie_tlp_type(tlp) == TLP_TYPE_CPL ?
                    TRAFFIC_COMPLETION :
+                   model_pcie_tlp_type(tlp) == TLP_TYPE_MEM &&
                    model_pcie_tlp_has_data(tlp) ? TRAFFIC_POSTED :
                    TRAFFIC_NON_POSTED;
     e->real.payload = payload;
     e->tap->fn(e->tap->opaque, &e->real);
 }
 
+static void tap_emit_init(TapEmit *e, HisiTap *tap, PCIDevice *port,
+                          const PcieLink *link, int64_t now)
+{
+    *e = (TapEmit) {
+        .tap = tap,
+        .real = { .now = now, .port = port, .requester = link->requester },
+    };
+}
+
 void hisi_tap_flush(HisiTap *tap)
 {
     TapTransfer p = tap->pending;
-    PcieDmaLink link;
-    TapEmit e = { .tap = tap };
     PCIDevice *port;
+    PcieLink link;
+    TapEmit e;
 
     if (!p.f) {
         return;
     }
     tap->pending.f = NULL;
     port = tap_root_port(p.f->bus);
-    tap_link(p.f, &link, port);
-    trace_hisi_tap_transfer(link.endpoint, p.write, p.addr, p.len, p.now);
-    e.real.now = p.now;
-    e.real.port = port;
-    e.real.requester = link.endpoint;
-    model_pcie_dma_tlps(&link, p.write, p.addr, p.len, &p.f->tag, tap_emit,
+    link = (PcieLink) {
+        .requester = PCI_BUILD_BDF(pci_bus_num(p.f->bus), p.f->devfn),
+        .completer = pci_get_bdf(port),
+    };
+    tap_link_sizes(p.f->bus->devices[p.f->devfn], &link);
+    trace_hisi_tap_transfer(link.requester, p.write, p.addr, p.len, p.now);
+    tap_emit_init(&e, tap, port, &link, p.now);
+    model_pcie_link_mem(&link, p.write, p.addr, p.len, &p.f->tag, tap_emit,
                         &e);
 }
 
@@ -195,6 +277,98 @@ static const MemoryRegionOps tap_ops = {
     .impl.unaligned = true,
 };
 
+/*
+ * The root port's request to @target, completed by it: after the DMA seen
+ * so far, at the time of the access. @type is TLP_TYPE_MEM, _IO, _CFG0 or
+ * _CFG1.
+ */
+static void tap_request(TapPort *p, PCIDevice *target, unsigned type,
+                        bool write, uint64_t addr, unsigned size)
+{
+    HisiTap *tap = p->tap;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    PcieLink link = {
+        .requester = pci_get_bdf(p->dev),
+        .completer = pci_get_bdf(target),
+        .downstream = true,
+    };
+    TapEmit e;
+
+    hisi_tap_flush(tap);
+    trace_hisi_tap_request(link.requester, link.completer, type, write, addr,
+                           size, now);
+    tap_emit_init(&e, tap, p->dev, &link, now);
+    if (type == TLP_TYPE_MEM) {
+        tap_link_sizes(target, &link);
+        model_pcie_link_mem(&link, write, addr, size, &p->tag, tap_emit, &e);
+    } else {
+        model_pcie_link_dw(&link, type, write, addr, size, &p->tag, tap_emit,
+                           &e);
+    }
+}
+
+/* The function below the port whose BAR holds @addr of @w; NULL: none */
+static PCIDevice *tap_claimant(TapWindow *w, hwaddr addr, unsigned size)
+{
+    MemoryRegionSection sec = memory_region_find(&w->bus_space, addr, size);
+    PCIDevice *dev = NULL;
+
+    if (sec.mr) {
+        dev = (PCIDevice *)object_dynamic_cast(sec.mr->owner,
+                                               TYPE_PCI_DEVICE);
+        memory_region_unref(sec.mr);
+    }
+    return dev;
+}
+
+/* A CPU access to @w: noted when a function claims it, then forwarded */
+static void tap_window_note(TapWindow *w, bool write, hwaddr addr,
+                            unsigned size)
+{
+    PCIDevice *target = tap_claimant(w, addr, size);
+
+    if (target) {
+        tap_request(w->port, target, w->io ? TLP_TYPE_IO : TLP_TYPE_MEM,
+                    write, addr, size);
+    }
+}
+
+static MemTxResult tap_window_read(void *opaque, hwaddr addr, uint64_t *data,
+                                   unsigned size, MemTxAttrs attrs)
+{
+    TapWindow *w = opaque;
+    uint8_t buf[8];
+    MemTxResult res;
+
+    tap_window_note(w, false, addr, size);
+    res = address_space_read(&w->as, addr, attrs, buf, size);
+    *data = ldn_le_p(buf, size);
+    return res;
+}
+
+static MemTxResult tap_window_write(void *opaque, hwaddr addr, uint64_t data,
+                                    unsigned size, MemTxAttrs attrs)
+{
+    TapWindow *w = opaque;
+    uint8_t buf[8];
+
+    tap_window_note(w, true, addr, size);
+    stn_le_p(buf, size, data);
+    return address_space_write(&w->as, addr, attrs, buf, size);
+}
+
+static const MemoryRegionOps tap_window_ops = {
+    .read_with_attrs = tap_window_read,
+    .write_with_attrs = tap_window_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid.min_access_size = 1,
+    .valid.max_access_size = 8,
+    .valid.unaligned = true,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 8,
+    .impl.unaligned = true,
+};
+
 static AddressSpace *tap_address_space(PCIBus *bus, void *opaque, int devfn)
 {
     HisiTap *tap = opaque;
@@ -230,6 +404,188 @@ static const PCIIOMMUOps tap_iommu_ops = {
     .get_address_space = tap_address_space,
 };
 
+/*
+ * Move the secondary bus's space *@bus_space (the bridge's @bridge_space)
+ * into @w, and make @bridge_space reach it through @w's regions.
+ */
+static void tap_window_init(TapWindow *w, TapPort *p, bool io,
+                            MemoryRegion *bridge_space,
+                            MemoryRegion **bus_space)
+{
+    Object *owner = p->tap->owner;
+    uint64_t size = memory_region_size(bridge_space);
+    g_autofree char *name = g_strdup_printf("hisi-tap[%s]-%s",
+                                            DEVICE(p->dev)->id ?: "port",
+                                            io ? "io" : "mem");
+
+    w->port = p;
+    w->io = io;
+    memory_region_init(&w->bus_space, owner, name, size);
+    memory_region_init_alias(&w->direct, owner, "direct", &w->bus_space, 0,
+                             size);
+    memory_region_init_io(&w->observed, owner, &tap_window_ops, w, "observed",
+                          size);
+    memory_region_add_subregion_overlap(bridge_space, 0, &w->direct, 0);
+    memory_region_add_subregion_overlap(bridge_space, 0, &w->observed, 1);
+    memory_region_set_enabled(&w->observed, p->tap->observing);
+    address_space_init(&w->as, &w->bus_space, name);
+    *bus_space = &w->bus_space;
+}
+
+static uint32_t tap_config_read(PCIDevice *dev, uint32_t addr, int len)
+{
+    TapConfig *c = g_hash_table_lookup(tap_configs, dev);
+    uint32_t val;
+
+    if (c->port && c->port->tap->observing && !tap_config_depth) {
+        tap_request(c->port, dev, pci_get_bus(dev) ==
+                    pci_bridge_get_sec_bus(PCI_BRIDGE(c->port->dev)) ?
+                    TLP_TYPE_CFG0 : TLP_TYPE_CFG1, false, addr, len);
+    }
+    tap_config_depth++;
+    val = c->read(dev, addr, len);
+    tap_config_depth--;
+    return val;
+}
+
+static void tap_config_write(PCIDevice *dev, uint32_t addr, uint32_t val,
+                             int len)
+{
+    TapConfig *c = g_hash_table_lookup(tap_configs, dev);
+
+    if (c->port && c->port->tap->observing && !tap_config_depth) {
+        tap_request(c->port, dev, pci_get_bus(dev) ==
+                    pci_bridge_get_sec_bus(PCI_BRIDGE(c->port->dev)) ?
+                    TLP_TYPE_CFG0 : TLP_TYPE_CFG1, true, addr, len);
+    }
+    tap_config_depth++;
+    c->write(dev, addr, val, len);
+    tap_config_depth--;
+}
+
+/* Wrap @dev's configuration hooks; @port NULL for a root port itself */
+static void tap_wrap_config(PCIDevice *dev, TapPort *port)
+{
+    TapConfig *c = g_new(TapConfig, 1);
+
+    *c = (TapConfig) {
+        .port = port, .read = dev->config_read, .write = dev->config_write,
+    };
+    if (!tap_configs) {
+        tap_configs = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+    }
+    g_hash_table_insert(tap_configs, dev, c);
+    dev->config_read = tap_config_read;
+    dev->config_write = tap_config_write;
+}
+
+/* The BDF of @f now: the bus numbers are the guest's */
+static uint16_t tap_function_bdf(TapFunction *f)
+{
+    return PCI_BUILD_BDF(pci_bus_num(f->bus), f->devfn);
+}
+
+static int tap_pre_save(void *opaque)
+{
+    HisiTap *tap = opaque;
+    guint n = 0;
+
+    tap->n_tags = tap->functions->len + tap->ports->len;
+    tap->tags = g_renew(TapTag, tap->tags, tap->n_tags);
+    for (guint i = 0; i < tap->functions->len; i++) {
+        TapFunction *f = g_ptr_array_index(tap->functions, i);
+
+        tap->tags[n++] = (TapTag) { tap_function_bdf(f), f->tag };
+    }
+    for (guint i = 0; i < tap->ports->len; i++) {
+        TapPort *p = g_ptr_array_index(tap->ports, i);
+
+        tap->tags[n++] = (TapTag) { pci_get_bdf(p->dev), p->tag };
+    }
+    return 0;
+}
+
+/* The functions' and ports' configuration is in: their BDFs are known. */
+static int tap_post_load(void *opaque, int version_id)
+{
+    HisiTap *tap = opaque;
+
+    for (int32_t k = 0; k < tap->n_tags; k++) {
+        const TapTag *t = &tap->tags[k];
+
+        for (guint i = 0; i < tap->functions->len; i++) {
+            TapFunction *f = g_ptr_array_index(tap->functions, i);
+
+            if (tap_function_bdf(f) == t->requester) {
+                f->tag = t->tag;
+            }
+        }
+        for (guint i = 0; i < tap->ports->len; i++) {
+            TapPort *p = g_ptr_array_index(tap->ports, i);
+
+            if (pci_get_bdf(p->dev) == t->requester) {
+                p->tag = t->tag;
+            }
+        }
+    }
+    return 0;
+}
+
+static bool tap_n_tags_valid(void *opaque, int version_id)
+{
+    HisiTap *tap = opaque;
+
+    return tap->n_tags >= 0 && tap->n_tags <= UINT16_MAX + 1;
+}
+
+static const VMStateDescription vmstate_tap_tag = {
+    .name = "hisi-tap-tag",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(requester, TapTag),
+        VMSTATE_UINT8(tag, TapTag),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_hisi_tap = {
+    .name = "hisi-tap",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = tap_pre_save,
+    .post_load = tap_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_INT32(n_tags, HisiTap),
+        VMSTATE_VALIDATE("n_tags within the BDFs", tap_n_tags_valid),
+        VMSTATE_STRUCT_VARRAY_ALLOC(tags, HisiTap, n_tags, 1,
+                                    vmstate_tap_tag, TapTag),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/*
+ * Registered once the machine is built, so that it loads after the PCI
+ * functions (and the bus numbers in their bridges' registers).
+ */
+static void tap_machine_done(Notifier *n, void *data)
+{
+    HisiTap *tap = container_of(n, HisiTap, machine_done);
+
+    vmstate_register_any(VMSTATE_IF(NULL), &vmstate_hisi_tap, tap);
+}
+
+/*
+ * The VM stops (for a migration, say): give out the transfer under way,
+ * whose accesses are all done.
+ */
+static void tap_vm_state(void *opaque, bool running, RunState state)
+{
+    if (!running) {
+        hisi_tap_flush(opaque);
+    }
+}
+
 HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque)
 {
     HisiTap *tap = g_new0(HisiTap, 1);
@@ -238,14 +594,52 @@ HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque)
     tap->fn = fn;
     tap->opaque = opaque;
     tap->functions = g_ptr_array_new();
+    tap->ports = g_ptr_array_new();
     tap->bh = qemu_bh_new(tap_bh, tap);
+    tap->machine_done.notify = tap_machine_done;
+    qemu_add_machine_init_done_notifier(&tap->machine_done);
+    qemu_add_vm_change_state_handler(tap_vm_state, tap);
     return tap;
 }
 
 void hisi_tap_attach(HisiTap *tap, PCIDevice *port)
 {
-    pci_setup_iommu(pci_bridge_get_sec_bus(PCI_BRIDGE(port)), &tap_iommu_ops,
-                    tap);
+    PCIBridge *br = PCI_BRIDGE(port);
+    PCIBus *bus = pci_bridge_get_sec_bus(br);
+    TapPort *p = g_new0(TapPort, 1);
+
+    p->tap = tap;
+    p->dev = port;
+    memory_region_transaction_begin();
+    tap_window_init(&p->mem, p, false, &br->address_space_mem,
+                    &bus->address_space_mem);
+    tap_window_init(&p->io, p, true, &br->address_space_io,
+                    &bus->address_space_io);
+    memory_region_transaction_commit();
+    g_ptr_array_add(tap->ports, p);
+    tap_wrap_config(port, NULL);
+    pci_setup_iommu(bus, &tap_iommu_ops, tap);
+}
+
+void hisi_tap_plug(HisiTap *tap, PCIDevice *dev)
+{
+    PCIDevice *root = tap_root_port(pci_get_bus(dev));
+    TapPort *p = root ? tap_port_of(tap, root) : NULL;
+
+    if (p) {
+        tap_wrap_config(dev, p);
+    }
+}
+
+void hisi_tap_unplug(HisiTap *tap, PCIDevice *dev)
+{
+    TapConfig *c = tap_configs ? g_hash_table_lookup(tap_configs, dev) : NULL;
+
+    if (c && c->port && c->port->tap == tap) {
+        dev->config_read = c->read;
+        dev->config_write = c->write;
+        g_hash_table_remove(tap_configs, dev);
+    }
 }
 
 void hisi_tap_set_observing(HisiTap *tap, bool on)
@@ -260,6 +654,12 @@ void hisi_tap_set_observing(HisiTap *tap, bool on)
         TapFunction *f = g_ptr_array_index(tap->functions, i);
 
         memory_region_set_enabled(&f->observed, on);
+    }
+    for (guint i = 0; i < tap->ports->len; i++) {
+        TapPort *p = g_ptr_array_index(tap->ports, i);
+
+        memory_region_set_enabled(&p->mem.observed, on);
+        memory_region_set_enabled(&p->io.observed, on);
     }
     memory_region_transaction_commit();
 }

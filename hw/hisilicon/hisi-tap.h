@@ -1,6 +1,7 @@
 /*
- * hisi-tap: the real DMA of the PCI functions below PCIe root ports, as
- * the TLPs that would carry it (docs/traffic.md, "Real traffic")
+ * hisi-tap: the real traffic of the PCI functions below PCIe root ports
+ * (their DMA, the CPU's accesses to them), as the TLPs that would carry it
+ * (docs/traffic.md, "Real traffic")
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -14,11 +15,12 @@
 
 typedef struct HisiTap HisiTap;
 
-/* One TLP of a function's DMA, at the virtual time of the access */
+/* One TLP of the real traffic, at the virtual time of the access */
 typedef struct HisiRealTlp {
     int64_t now;
     PCIDevice *port;        /* the root port the function is below */
-    uint16_t requester;     /* the function's BDF */
+    /* Requester ID: the function's for its DMA, the port's for the CPU's */
+    uint16_t requester;
     uint8_t dir;            /* TrafficDir: inbound goes toward memory */
     uint8_t kind;           /* TrafficKind */
     uint32_t payload;       /* bytes of data */
@@ -35,14 +37,23 @@ HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque);
 
 /*
  * Give the functions below root port @port (on its secondary bus and the
- * buses behind it) a DMA address space the tap sees. Call it while @port
- * is realized, before any function is plugged below it.
+ * buses behind it) a DMA address space the tap sees, and put the tap
+ * between the CPU and their BARs. Call it while @port is realized, before
+ * any function is plugged below it.
  */
 void hisi_tap_attach(HisiTap *tap, PCIDevice *port);
 
 /*
- * Whether the tap sees the DMA: off, the functions' DMA goes straight to
- * memory at full speed and nothing is seen.
+ * A function is being plugged (or unplugged): when it is below a port of
+ * the tap, the tap sees (or no longer sees) its configuration accesses.
+ */
+void hisi_tap_plug(HisiTap *tap, PCIDevice *dev);
+void hisi_tap_unplug(HisiTap *tap, PCIDevice *dev);
+
+/*
+ * Whether the tap sees the traffic: off, the functions' DMA goes straight
+ * to memory and the CPU's accesses straight to them, at full speed, and
+ * nothing is seen.
  */
 void hisi_tap_set_observing(HisiTap *tap, bool on);
 

@@ -495,6 +495,8 @@ static void traffic_device_realize(DeviceListener *listener, DeviceState *dev)
     if (t->tap && object_dynamic_cast(OBJECT(dev), TYPE_PCIE_ROOT_PORT) &&
         !dev->realized) {
         hisi_tap_attach(t->tap, d);
+    } else if (t->tap && d && !dev->realized) {
+        hisi_tap_plug(t->tap, d);
     }
     /*
      * Functions there at start-up have had traffic since time 0; those
@@ -534,6 +536,9 @@ static void traffic_device_unrealize(DeviceListener *listener,
 
     if (!d) {
         return;
+    }
+    if (t->tap) {
+        hisi_tap_unplug(t->tap, d);
     }
     port = traffic_top_bridge(d);
     bdf = pci_get_bdf(d);

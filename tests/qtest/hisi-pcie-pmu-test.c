@@ -32,6 +32,7 @@
 #define RX_MRD_FLUX         0x0804
 #define RX_CPL_FLUX         0x2004
 #define TX_MWR_FLUX         0x0105
+#define TX_MRD_FLUX         0x0405
 #define TX_CPL_FLUX         0x1005
 #define TX_MRD_LATENCY      0x0011
 #define UNKNOWN_EVENT       0x1234
@@ -201,6 +202,54 @@ static void test_real_dma(void)
 
         pmu_start(&p, cases[i].ctrl);
         hisi_edu_dma(&p, &edu, cases[i].to_ram, DMA_RAM + 3, 1000);
+        pmu_stop(&p, &cnt, &ext);
+        g_test_message("case %d: cnt %" PRIu64 " ext %" PRIu64, i, cnt, ext);
+        g_assert_cmpuint(cnt, ==, cases[i].cnt);
+        if (cases[i].ext) {
+            g_assert_cmpuint(ext, ==, cases[i].ext);
+        }
+    }
+    g_free(edu.dev);
+    hisi_fini(&p);
+}
+
+/*
+ * The CPU's accesses to the edu (hisi_edu_cpu_accesses), counted on the
+ * root port: a 4-byte MWr and an MRd outbound, completed by a CplD of a
+ * DW; the configuration requests are no memory reads or writes, but the
+ * edu's completions of them count (two CplD of a DW and a Cpl). The root
+ * port requests, so none counts for the edu as requester.
+ */
+static void test_real_cpu_accesses(void)
+{
+    const struct {
+        uint64_t ctrl;
+        uint64_t cnt, ext;      /* ext: TLPs for latency events only */
+    } cases[] = {
+        { pmu_port_event(TX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD), 4 },
+        { pmu_port_event(TX_MWR_FLUX, RP_PORT_BIT, LEN_HEADER), 12 },
+        { pmu_port_event(TX_MRD_FLUX, RP_PORT_BIT, LEN_BOTH), 12 },
+        { pmu_port_event(TX_MRD_LATENCY, RP_PORT_BIT, LEN_DEFAULT), 0, 1 },
+        { pmu_port_event(RX_CPL_FLUX, RP_PORT_BIT, LEN_PAYLOAD), 3 * 4 },
+        { pmu_port_event(RX_CPL_FLUX, RP_PORT_BIT, LEN_HEADER), 4 * 12 },
+        { pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH), 0 },
+        { pmu_port_event(TX_MWR_FLUX, OTHER_PORT_BIT, LEN_BOTH), 0 },
+        { pmu_requester_event(TX_MWR_FLUX, EDU_BDF, LEN_BOTH), 0 },
+    };
+    HisiEdu edu;
+    Pmu p;
+    g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
+
+    hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real", NULL);
+    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
+                         "traffic=t0,id=pmu");
+    hisi_init(&p, PMU_DEVFN, args);
+    hisi_edu_init(&p, &edu, EDU_BDF);
+    for (int i = 0; i < G_N_ELEMENTS(cases); i++) {
+        uint64_t cnt, ext;
+
+        pmu_start(&p, cases[i].ctrl);
+        hisi_edu_cpu_accesses(&p, &edu);
         pmu_stop(&p, &cnt, &ext);
         g_test_message("case %d: cnt %" PRIu64 " ext %" PRIu64, i, cnt, ext);
         g_assert_cmpuint(cnt, ==, cases[i].cnt);
@@ -1001,6 +1050,8 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hisi-pcie-pmu/reset-values", test_reset_values);
     qtest_add_func("/hisi-pcie-pmu/real-dma", test_real_dma);
+    qtest_add_func("/hisi-pcie-pmu/real-cpu-accesses",
+                   test_real_cpu_accesses);
     qtest_add_func("/hisi-pcie-pmu/counter-halves", test_counter_halves);
     qtest_add_func("/hisi-pcie-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hisi-pcie-pmu/no-count-without-global-enable",

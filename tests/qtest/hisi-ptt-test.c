@@ -41,6 +41,7 @@
 #define DIR_INBOUND         0   /* 4DW: inbound; reserved in 8DW */
 #define DIR_OUTBOUND        1
 #define DIR_INBOUND_B       2   /* inbound P/NP/CPL B (4DW: and outbound) */
+#define DIR_INBOUND_A       3   /* inbound CPL A (4DW: and outbound) */
 #define TYPE_POSTED         0x1
 #define TYPE_NON_POSTED     0x2
 #define TYPE_CPL            0x4
@@ -1540,6 +1541,118 @@ static void test_real_dma_completions(void)
 }
 
 /*
+ * The CPU's accesses to the edu (hisi_edu_cpu_accesses), traced by the
+ * root port in three runs, one per kind the outbound direction takes
+ * alone and then the inbound completions: the root port (00:10.0)
+ * requests, with tags that advance over its non-posted requests, MWr and
+ * MRd to the edu's BAR, CfgRd0 and CfgWr0 to its registers; the edu
+ * completes them with CplD (a DW for configuration, Byte Count 4) and Cpl.
+ * Each TLP has the time of its access.
+ */
+static void test_real_cpu_accesses(void)
+{
+    static const struct {
+        unsigned dir, type;
+        unsigned n;
+        uint32_t dw[5][3];      /* the headers' DW 0-2; DW 2 of a BAR: + */
+        bool bar[5];
+        uint32_t time[5];       /* since the trace started */
+    } runs[] = {
+        { DIR_OUTBOUND, TYPE_POSTED, 1, {
+            { 0x40000001, 0x0080000f, HISI_EDU_LIVENESS } }, { true },
+          { 0 } },
+        /* the posted run's non-posted requests took tags 0-3 */
+        { DIR_OUTBOUND, TYPE_NON_POSTED, 4, {
+            { 0x00000001, 0x0080040f, HISI_EDU_LIVENESS },
+            { 0x04000001, 0x00800503, EDU_BDF << 16 | PCI_VENDOR_ID },
+            { 0x44000001, 0x00800602, EDU_BDF << 16 | PCI_COMMAND },
+            { 0x04000001, 0x00800702, EDU_BDF << 16 | PCI_COMMAND } },
+          { true }, { 1000, 2000, 3000, 3000 } },
+        { DIR_INBOUND_A, TYPE_CPL, 4, {
+            { 0x4a000001, EDU_BDF << 16 | 4, 0x00800800 | HISI_EDU_LIVENESS },
+            { 0x4a000001, EDU_BDF << 16 | 4, 0x00800900 },
+            { 0x0a000000, EDU_BDF << 16 | 4, 0x00800a00 },
+            { 0x4a000001, EDU_BDF << 16 | 4, 0x00800b00 } },
+          { false }, { 1000, 2000, 3000, 3000 } },
+    };
+    RealRecord rec[5];
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    for (int i = 0; i < G_N_ELEMENTS(runs); i++) {
+        PttTrace t = {
+            .dir = runs[i].dir, .type = runs[i].type, .fmt_8dw = true,
+            .target = RP_PORT_BIT,
+        };
+
+        ptt_start(&r.p, t);
+        hisi_edu_cpu_accesses(&r.p, &r.edu);
+        ptt_real_records(&r, rec, runs[i].n);
+        for (int j = 0; j < runs[i].n; j++) {
+            uint32_t dw2 = runs[i].dw[j][2] +
+                           (runs[i].bar[j] ? r.edu.bar.addr : 0);
+
+            g_test_message("run %d record %d: %08x %08x %08x %08x at %u", i,
+                           j, rec[j].dw[0], rec[j].dw[1], rec[j].dw[2],
+                           rec[j].dw[3], rec[j].time);
+            g_assert_cmphex(rec[j].dw[0], ==, runs[i].dw[j][0]);
+            g_assert_cmphex(rec[j].dw[1], ==, runs[i].dw[j][1]);
+            g_assert_cmphex(rec[j].dw[2], ==, dw2);
+            g_assert_cmphex(rec[j].dw[3], ==, 0);
+            g_assert_cmpuint(rec[j].time, ==, runs[i].time[j]);
+        }
+        ptt_stop(&r.p);
+    }
+    ptt_fini_real(&r);
+}
+
+/*
+ * Tags go on across a migration: the edu's read requests and the root
+ * port's non-posted requests take, in the destination, the tags after
+ * those they took in the source.
+ */
+static void test_real_tags_migrate(void)
+{
+    static const PttTrace edu_np = {
+        .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .requester = true, .target = EDU_BDF,
+    };
+    static const PttTrace port_np = {
+        .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .target = RP_PORT_BIT,
+    };
+    RealRecord rec[4];
+    RealPtt src, dst;
+
+    ptt_init_real(&src, "real");
+    ptt_start(&src.p, port_np);
+    hisi_edu_cpu_accesses(&src.p, &src.edu);        /* port: tags 0-3 */
+    hisi_edu_dma(&src.p, &src.edu, false, DMA_RAM, 1000);  /* edu: 0, 1 */
+    ptt_real_records(&src, rec, 4);
+    g_assert_cmphex(rec[3].tag, ==, 3);
+    ptt_stop(&src.p);
+
+    ptt_init(&dst.p, ",traffic=t0,id=ptt", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
+             "-incoming", "defer", NULL);
+    hisi_migrate_into(src.p.qts, dst.p.qts);
+    ptt_fini_real(&src);
+    hisi_edu_init(&dst.p, &dst.edu, EDU_BDF);
+    ptt_start(&dst.p, edu_np);
+    hisi_edu_dma(&dst.p, &dst.edu, false, DMA_RAM, 1000);
+    ptt_real_records(&dst, rec, 2);
+    g_assert_cmphex(rec[0].tag, ==, 2);
+    g_assert_cmphex(rec[1].tag, ==, 3);
+    ptt_stop(&dst.p);
+    ptt_start(&dst.p, port_np);
+    hisi_edu_cpu_accesses(&dst.p, &dst.edu);
+    ptt_real_records(&dst, rec, 4);
+    g_assert_cmphex(rec[0].tag, ==, 4);
+    ptt_stop(&dst.p);
+    ptt_fini_real(&dst);
+}
+
+/*
  * With source=real no synthetic TLP is traced; DMA while no trace runs
  * goes straight to memory and leaves nothing to trace; source is set at
  * creation only.
@@ -2061,6 +2174,10 @@ int main(int argc, char **argv)
                    test_real_dma_completions);
     qtest_add_func("/hisi-ptt/real-traffic/idle-and-source",
                    test_real_idle_and_source);
+    qtest_add_func("/hisi-ptt/real-traffic/cpu-accesses",
+                   test_real_cpu_accesses);
+    qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",
+                   test_real_tags_migrate);
     qtest_add_func("/hisi-ptt/traffic-default-rate",
                    test_traffic_default_rate);
     qtest_add_func("/hisi-ptt/traffic-rule-change", test_traffic_rule_change);

@@ -238,6 +238,32 @@ static inline void hisi_edu_dma(HisiDev *h, HisiEdu *e, bool to_ram,
     qtest_clock_step(h->qts, HISI_EDU_DMA_NS);
 }
 
+/*
+ * The CPU's accesses to the edu that the real-traffic tests trace and
+ * count, HISI_EDU_CPU_NS apart: a 4-byte write and read of its liveness
+ * register (which reads back the inverse of what was written), a 2-byte
+ * configuration read of its Vendor ID, a 1-byte configuration write and
+ * read of its Command register's upper byte (INTx disabled). Each goes
+ * through the tap to the edu and back.
+ */
+#define HISI_EDU_LIVENESS   0x04
+#define HISI_EDU_CPU_NS     1000
+
+static inline void hisi_edu_cpu_accesses(HisiDev *h, HisiEdu *e)
+{
+    qpci_io_writel(e->dev, e->bar, HISI_EDU_LIVENESS, 0x12345678);
+    qtest_clock_step(h->qts, HISI_EDU_CPU_NS);
+    g_assert_cmphex(qpci_io_readl(e->dev, e->bar, HISI_EDU_LIVENESS), ==,
+                    ~0x12345678u);
+    qtest_clock_step(h->qts, HISI_EDU_CPU_NS);
+    g_assert_cmphex(qpci_config_readw(e->dev, PCI_VENDOR_ID), ==, 0x1234);
+    qtest_clock_step(h->qts, HISI_EDU_CPU_NS);
+    qpci_config_writeb(e->dev, PCI_COMMAND + 1,
+                       PCI_COMMAND_INTX_DISABLE >> 8);
+    g_assert_cmphex(qpci_config_readb(e->dev, PCI_COMMAND + 1), ==,
+                    PCI_COMMAND_INTX_DISABLE >> 8);
+}
+
 static inline void hisi_fini(HisiDev *h)
 {
     g_free(h->dev);

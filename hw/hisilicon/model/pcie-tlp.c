@@ -63,3 +63,24 @@ void model_pcie_tlp_cpld(PcieTlp *tlp, uint16_t completer, uint16_t requester,
     tlp->dw[3] = 0;
     tlp->prefix = 0;
 }
+
+void model_pcie_tlp_dw(PcieTlp *tlp, unsigned type, bool write, uint32_t dw2,
+                       uint8_t be, uint16_t requester, uint8_t tag)
+{
+    tlp->dw[0] = tlp_dw0(write ? TLP_FMT_3DW_DATA : TLP_FMT_3DW_NODATA,
+                         type, 1, false);
+    tlp->dw[1] = (uint32_t)requester << 16 | (uint32_t)tag << 8 | (be & 0xf);
+    tlp->dw[2] = dw2 & ~3u;
+    tlp->dw[3] = 0;
+    tlp->prefix = 0;
+}
+
+void model_pcie_tlp_cpl(PcieTlp *tlp, uint16_t completer, uint16_t requester,
+                        uint8_t tag)
+{
+    tlp->dw[0] = tlp_dw0(TLP_FMT_3DW_NODATA, TLP_TYPE_CPL, 0, false);
+    tlp->dw[1] = (uint32_t)completer << 16 | TLP_CPL_STATUS_SC << 13 | 4;
+    tlp->dw[2] = (uint32_t)requester << 16 | (uint32_t)tag << 8;
+    tlp->dw[3] = 0;
+    tlp->prefix = 0;
+}

@@ -21,6 +21,9 @@
 
 /* Type field, DW0[28:24] */
 #define TLP_TYPE_MEM        0x00
+#define TLP_TYPE_IO         0x02
+#define TLP_TYPE_CFG0       0x04    /* to a function on the link's bus */
+#define TLP_TYPE_CFG1       0x05    /* to one on a bus behind a bridge */
 #define TLP_TYPE_CPL        0x0a
 
 /* Attr[1] of DW0 bit 13: relaxed ordering */
@@ -58,6 +61,24 @@ void model_pcie_tlp_cpld(PcieTlp *tlp, uint16_t completer, uint16_t requester,
                          uint8_t tag, uint64_t addr, uint32_t len,
                          uint32_t byte_count);
 
+/*
+ * I/O or configuration request (@type TLP_TYPE_IO, _CFG0 or _CFG1) for the
+ * bytes that @be enables of the DW that @dw2 addresses: for I/O its
+ * address, for configuration the target's BDF in bits 31:16 and the
+ * register's offset in bits 11:2 (r5.0 2.2.7). Length 1; a write carries
+ * the DW. Both kinds are non-posted.
+ */
+void model_pcie_tlp_dw(PcieTlp *tlp, unsigned type, bool write, uint32_t dw2,
+                       uint8_t be, uint16_t requester, uint8_t tag);
+
+/*
+ * Successful completion without data, of an I/O or configuration write:
+ * Byte Count 4 and Lower Address 0, as for all but memory reads (r5.0
+ * 2.2.9).
+ */
+void model_pcie_tlp_cpl(PcieTlp *tlp, uint16_t completer, uint16_t requester,
+                        uint8_t tag);
+
 static inline unsigned model_pcie_tlp_fmt(const PcieTlp *tlp)
 {
     return tlp->dw[0] >> 29;
@@ -68,17 +89,24 @@ static inline unsigned model_pcie_tlp_type(const PcieTlp *tlp)
     return (tlp->dw[0] >> 24) & 0x1f;
 }
 
-/* Length in DWs as encoded (1..1024) */
+static inline bool model_pcie_tlp_has_data(const PcieTlp *tlp)
+{
+    return model_pcie_tlp_fmt(tlp) & 0x2;
+}
+
+/*
+ * Length in DWs as encoded (1..1024); 0 for a completion without data,
+ * whose Length field is reserved
+ */
 static inline unsigned model_pcie_tlp_len_dw(const PcieTlp *tlp)
 {
     unsigned len = tlp->dw[0] & 0x3ff;
 
+    if (model_pcie_tlp_type(tlp) == TLP_TYPE_CPL &&
+        !model_pcie_tlp_has_data(tlp)) {
+        return 0;
+    }
     return len ? len : 1024;
-}
-
-static inline bool model_pcie_tlp_has_data(const PcieTlp *tlp)
-{
-    return model_pcie_tlp_fmt(tlp) & 0x2;
 }
 
 #endif

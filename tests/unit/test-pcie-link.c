@@ -1,6 +1,6 @@
 /*
- * Host unit tests: how an endpoint's DMA is cut into TLPs
- * (model_pcie_dma_tlps), checked by decoding the headers it gives back:
+ * Host unit tests: how transfers are cut into TLPs (model_pcie_link_mem,
+ * model_pcie_link_dw), checked by decoding the headers they give back:
  * each TLP's bytes, requester, tag and direction, the size limits, the
  * 4 KiB rule and the completions' byte counts (PCIe r5.0 2.2.7, 2.3.1.1).
  *
@@ -10,7 +10,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "pcie-dma.h"
+#include "pcie-link.h"
 
 #define EP      0x0100      /* 01:00.0 */
 #define PORT    0x0080      /* 00:10.0 */
@@ -21,6 +21,8 @@ typedef struct Seen {
     bool inbound;
     bool cpl;
     bool write;
+    unsigned type;          /* of a request */
+    uint16_t target;        /* of a configuration request */
     uint64_t addr;          /* first enabled byte (completions: low 7 bits) */
     uint32_t len;           /* enabled bytes */
     uint32_t payload;
@@ -68,22 +70,45 @@ static void record(void *opaque, const PcieTlp *h, bool inbound,
         s->addr = h->dw[2] & 0x7f;
         /* Length covers the DWs from Lower Address to the last byte */
         s->len = MIN(len_dw * 4 - (s->addr & 3), s->byte_count);
-        g_assert_true(model_pcie_tlp_has_data(h));
         return;
     }
-    g_assert_cmpuint(model_pcie_tlp_type(h), ==, TLP_TYPE_MEM);
+    s->type = model_pcie_tlp_type(h);
     s->write = model_pcie_tlp_has_data(h);
     s->requester = h->dw[1] >> 16;
     s->tag = h->dw[1] >> 8;
     s->len = enabled_bytes(len_dw, h->dw[1] & 0xff, &skip);
-    s->addr = (model_pcie_tlp_fmt(h) & 1 ? (uint64_t)h->dw[2] << 32 | h->dw[3]
-                                          : h->dw[2]) + skip;
+    if (s->type == TLP_TYPE_MEM) {
+        s->addr = (model_pcie_tlp_fmt(h) & 1 ?
+                   (uint64_t)h->dw[2] << 32 | h->dw[3] : h->dw[2]) + skip;
+        return;
+    }
+    g_assert_cmpuint(len_dw, ==, 1);
+    g_assert_cmphex(h->dw[3], ==, 0);
+    if (s->type == TLP_TYPE_IO) {
+        s->addr = h->dw[2] + skip;
+    } else {
+        g_assert_true(s->type == TLP_TYPE_CFG0 || s->type == TLP_TYPE_CFG1);
+        g_assert_cmphex(h->dw[2] & 0xf003, ==, 0);  /* reserved bits */
+        s->target = h->dw[2] >> 16;
+        s->addr = (h->dw[2] & 0xffc) + skip;
+    }
 }
 
-static PcieDmaLink link_of(uint32_t mps, uint32_t mrrs)
+/* A completion without data of @tag to @requester from @completer */
+static void assert_cpl(const PcieTlp *h, uint16_t completer,
+                       uint16_t requester, uint8_t tag)
 {
-    return (PcieDmaLink) {
-        .endpoint = EP, .port = PORT, .mps = mps, .mrrs = mrrs,
+    g_assert_cmpuint(model_pcie_tlp_fmt(h), ==, TLP_FMT_3DW_NODATA);
+    g_assert_cmpuint(model_pcie_tlp_len_dw(h), ==, 0);
+    g_assert_cmphex(h->dw[0] & 0x3ff, ==, 0);
+    g_assert_cmphex(h->dw[1], ==, (uint32_t)completer << 16 | 4);
+    g_assert_cmphex(h->dw[2], ==, (uint32_t)requester << 16 | tag << 8);
+}
+
+static PcieLink link_of(uint32_t mps, uint32_t mrrs)
+{
+    return (PcieLink) {
+        .requester = EP, .completer = PORT, .mps = mps, .mrrs = mrrs,
     };
 }
 
@@ -93,7 +118,7 @@ static void test_sizes(void)
                                      4096, 4096 };
 
     for (unsigned f = 0; f < G_N_ELEMENTS(want); f++) {
-        g_assert_cmpuint(model_pcie_dma_size(f), ==, want[f]);
+        g_assert_cmpuint(model_pcie_link_size(f), ==, want[f]);
     }
 }
 
@@ -101,12 +126,12 @@ static void test_sizes(void)
 static void test_write_split_at_mps(void)
 {
     static const uint32_t lens[] = { 125, 128, 128, 128, 128, 128, 128, 107 };
-    PcieDmaLink link = link_of(128, 512);
+    PcieLink link = link_of(128, 512);
     uint64_t addr = 0x40000003;
     uint8_t tag = 7;
     Tlps t = { 0 };
 
-    g_assert_cmpuint(model_pcie_dma_tlps(&link, true, addr, 1000, &tag,
+    g_assert_cmpuint(model_pcie_link_mem(&link, true, addr, 1000, &tag,
                                          record, &t), ==, 8);
     g_assert_cmpuint(t.n, ==, 8);
     for (unsigned i = 0; i < t.n; i++) {
@@ -126,11 +151,11 @@ static void test_write_split_at_mps(void)
 /* The 4 KiB rule holds at MPS 4096 too: a write across a page is two */
 static void test_write_split_at_page(void)
 {
-    PcieDmaLink link = link_of(4096, 4096);
+    PcieLink link = link_of(4096, 4096);
     uint8_t tag = 0;
     Tlps t = { 0 };
 
-    model_pcie_dma_tlps(&link, true, 0x40000ff0, 32, &tag, record, &t);
+    model_pcie_link_mem(&link, true, 0x40000ff0, 32, &tag, record, &t);
     g_assert_cmpuint(t.n, ==, 2);
     g_assert_cmphex(t.t[0].addr, ==, 0x40000ff0);
     g_assert_cmpuint(t.t[0].len, ==, 16);
@@ -145,7 +170,7 @@ static void test_write_split_at_page(void)
  */
 static void test_read_requests_and_completions(void)
 {
-    PcieDmaLink link = link_of(128, 512);
+    PcieLink link = link_of(128, 512);
     uint8_t tag = 0xfe;
     Tlps t = { 0 };
     static const struct {
@@ -161,7 +186,7 @@ static void test_read_requests_and_completions(void)
         { true, 128, 235, 0xff }, { true, 107, 107, 0xff },
     };
 
-    model_pcie_dma_tlps(&link, false, 0x40000003, 1000, &tag, record, &t);
+    model_pcie_link_mem(&link, false, 0x40000003, 1000, &tag, record, &t);
     g_assert_cmpuint(t.n, ==, G_N_ELEMENTS(want));
     for (unsigned i = 0; i < t.n; i++) {
         g_assert_cmpint(t.t[i].cpl, ==, want[i].cpl);
@@ -186,11 +211,11 @@ static void test_read_requests_and_completions(void)
 
 static void test_nothing(void)
 {
-    PcieDmaLink link = link_of(128, 512);
+    PcieLink link = link_of(128, 512);
     uint8_t tag = 0;
     Tlps t = { 0 };
 
-    g_assert_cmpuint(model_pcie_dma_tlps(&link, false, 0x1000, 0, &tag,
+    g_assert_cmpuint(model_pcie_link_mem(&link, false, 0x1000, 0, &tag,
                                          record, &t), ==, 0);
     g_assert_cmpuint(t.n, ==, 0);
 }
@@ -207,9 +232,9 @@ static void test_random_transfers(void)
     static Tlps t;
 
     for (int round = 0; round < 2000; round++) {
-        uint32_t mps = model_pcie_dma_size(g_rand_int_range(r, 0, 6));
-        uint32_t mrrs = model_pcie_dma_size(g_rand_int_range(r, 0, 6));
-        PcieDmaLink link = link_of(mps, mrrs);
+        uint32_t mps = model_pcie_link_size(g_rand_int_range(r, 0, 6));
+        uint32_t mrrs = model_pcie_link_size(g_rand_int_range(r, 0, 6));
+        PcieLink link = link_of(mps, mrrs);
         bool write = g_rand_boolean(r);
         uint64_t addr = (uint64_t)g_rand_int(r) << 8 |
                         g_rand_int_range(r, 0, 256);
@@ -219,7 +244,7 @@ static void test_random_transfers(void)
         uint64_t payload = 0;
 
         t.n = 0;
-        model_pcie_dma_tlps(&link, write, addr, len, &tag, record, &t);
+        model_pcie_link_mem(&link, write, addr, len, &tag, record, &t);
         for (unsigned i = 0; i < t.n; i++) {
             Seen *s = &t.t[i];
             uint32_t limit = s->cpl || write ? mps : mrrs;
@@ -256,15 +281,145 @@ static void test_random_transfers(void)
     g_rand_free(r);
 }
 
+/*
+ * The CPU's access through the root port: the same cutting, with the root
+ * port requesting outbound and the endpoint completing inbound
+ */
+static void test_downstream_read(void)
+{
+    PcieLink link = {
+        .requester = PORT, .completer = EP, .downstream = true,
+        .mps = 128, .mrrs = 512,
+    };
+    uint8_t tag = 3;
+    Tlps t = { 0 };
+
+    g_assert_cmpuint(model_pcie_link_mem(&link, false, 0x10000004, 8, &tag,
+                                         record, &t), ==, 2);
+    g_assert_false(t.t[0].inbound);
+    g_assert_false(t.t[0].cpl);
+    g_assert_cmphex(t.t[0].requester, ==, PORT);
+    g_assert_cmphex(t.t[0].addr, ==, 0x10000004);
+    g_assert_cmpuint(t.t[0].len, ==, 8);
+    g_assert_cmphex(t.t[0].tag, ==, 3);
+    g_assert_true(t.t[1].inbound);
+    g_assert_true(t.t[1].cpl);
+    g_assert_cmphex(t.t[1].completer, ==, EP);
+    g_assert_cmphex(t.t[1].requester, ==, PORT);
+    g_assert_cmpuint(t.t[1].byte_count, ==, 8);
+    g_assert_cmpuint(t.t[1].payload, ==, 8);
+    g_assert_cmphex(tag, ==, 4);
+
+    t.n = 0;
+    model_pcie_link_mem(&link, true, 0x10000004, 4, &tag, record, &t);
+    g_assert_cmpuint(t.n, ==, 1);
+    g_assert_false(t.t[0].inbound);
+    g_assert_true(t.t[0].write);
+    g_assert_cmphex(tag, ==, 4);
+}
+
+/* Collects the raw headers and directions */
+typedef struct Raw {
+    unsigned n;
+    PcieTlp h[16];
+    bool inbound[16];
+    uint32_t payload[16];
+} Raw;
+
+static void raw(void *opaque, const PcieTlp *h, bool inbound, uint32_t payload)
+{
+    Raw *r = opaque;
+
+    g_assert_cmpuint(r->n, <, G_N_ELEMENTS(r->h));
+    r->h[r->n] = *h;
+    r->inbound[r->n] = inbound;
+    r->payload[r->n++] = payload;
+}
+
+/*
+ * A configuration write of 2 bytes across a DW boundary (register 0x103,
+ * extended space): two CfgWr with the byte enables of each DW, each taking
+ * a tag and completed by a Cpl without data
+ */
+static void test_config_write(void)
+{
+    PcieLink link = { .requester = PORT, .completer = 0x0208,
+                      .downstream = true };
+    uint8_t tag = 0xff;
+    Raw r = { 0 };
+    Tlps t = { 0 };
+
+    g_assert_cmpuint(model_pcie_link_dw(&link, TLP_TYPE_CFG1, true, 0x103, 2,
+                                        &tag, raw, &r), ==, 4);
+    g_assert_cmpuint(r.n, ==, 4);
+    for (unsigned i = 0; i < r.n; i++) {
+        record(&t, &r.h[i], r.inbound[i], r.payload[i]);
+    }
+    g_assert_cmpuint(t.t[0].type, ==, TLP_TYPE_CFG1);
+    g_assert_true(t.t[0].write);
+    g_assert_false(t.t[0].inbound);
+    g_assert_cmphex(t.t[0].target, ==, 0x0208);
+    g_assert_cmphex(t.t[0].addr, ==, 0x103);
+    g_assert_cmpuint(t.t[0].len, ==, 1);
+    g_assert_cmpuint(t.t[0].payload, ==, 1);
+    g_assert_cmphex(r.h[0].dw[1] & 0xff, ==, 0x8);
+    assert_cpl(&r.h[1], 0x0208, PORT, 0xff);
+    g_assert_true(r.inbound[1]);
+    g_assert_cmpuint(r.payload[1], ==, 0);
+    g_assert_cmphex(t.t[2].addr, ==, 0x104);
+    g_assert_cmpuint(t.t[2].len, ==, 1);
+    g_assert_cmphex(t.t[2].tag, ==, 0x00);
+    g_assert_cmphex(r.h[2].dw[1] & 0xff, ==, 0x1);
+    g_assert_cmphex(r.h[2].dw[2], ==, 0x02080104);
+    assert_cpl(&r.h[3], 0x0208, PORT, 0x00);
+    g_assert_cmphex(tag, ==, 0x01);
+}
+
+/* Reads: a CfgRd0 or IORd of the DW, a CplD of 4 bytes with Byte Count 4 */
+static void test_dw_reads(void)
+{
+    PcieLink link = { .requester = PORT, .completer = EP,
+                      .downstream = true };
+    uint8_t tag = 0;
+    Tlps t = { 0 };
+
+    model_pcie_link_dw(&link, TLP_TYPE_CFG0, false, 0xffc, 4, &tag, record,
+                       &t);
+    model_pcie_link_dw(&link, TLP_TYPE_IO, false, 0xfffffffe, 2, &tag, record,
+                       &t);
+    g_assert_cmpuint(t.n, ==, 4);
+    g_assert_cmpuint(t.t[0].type, ==, TLP_TYPE_CFG0);
+    g_assert_false(t.t[0].write);
+    g_assert_cmphex(t.t[0].target, ==, EP);
+    g_assert_cmphex(t.t[0].addr, ==, 0xffc);
+    g_assert_cmpuint(t.t[0].len, ==, 4);
+    g_assert_cmpuint(t.t[0].payload, ==, 0);
+    g_assert_true(t.t[1].cpl);
+    g_assert_true(t.t[1].inbound);
+    g_assert_cmpuint(t.t[1].byte_count, ==, 4);
+    g_assert_cmphex(t.t[1].addr, ==, 0);
+    g_assert_cmpuint(t.t[1].payload, ==, 4);
+    g_assert_cmphex(t.t[1].completer, ==, EP);
+    g_assert_cmpuint(t.t[2].type, ==, TLP_TYPE_IO);
+    g_assert_cmphex(t.t[2].addr, ==, 0xfffffffe);
+    g_assert_cmpuint(t.t[2].len, ==, 2);
+    g_assert_cmphex(t.t[2].tag, ==, 1);
+    g_assert_cmphex(t.t[3].tag, ==, 1);
+    g_assert_cmphex(tag, ==, 2);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/pcie-dma/sizes", test_sizes);
-    g_test_add_func("/pcie-dma/write-split-at-mps", test_write_split_at_mps);
-    g_test_add_func("/pcie-dma/write-split-at-page", test_write_split_at_page);
-    g_test_add_func("/pcie-dma/read-requests-and-completions",
+    g_test_add_func("/pcie-link/sizes", test_sizes);
+    g_test_add_func("/pcie-link/write-split-at-mps", test_write_split_at_mps);
+    g_test_add_func("/pcie-link/write-split-at-page", test_write_split_at_page);
+    g_test_add_func("/pcie-link/read-requests-and-completions",
                     test_read_requests_and_completions);
-    g_test_add_func("/pcie-dma/nothing", test_nothing);
-    g_test_add_func("/pcie-dma/random-transfers", test_random_transfers);
+    g_test_add_func("/pcie-link/nothing", test_nothing);
+    g_test_add_func("/pcie-link/random-transfers", test_random_transfers);
+    g_test_add_func("/pcie-link/downstream-read", test_downstream_read);
+    g_test_add_func("/pcie-link/config-write", test_config_write);
+    g_test_add_func("/pcie-link/dw-reads", test_dw_reads);
     return g_test_run();
 }
