@@ -497,7 +497,9 @@ static bool ptt_selects_real(HisiPttState *s, const HisiRealTlp *t)
 
 /*
  * A TLP of the real traffic (source=real or mixed): its record goes after
- * those of the synthetic TLPs before it, under the same rules.
+ * those of the synthetic TLPs before it, under the same rules. While the
+ * device holds a pause at a buffer end it writes nothing: a TLP that
+ * comes then (the DMA of the instant the VM stopped) is lost.
  */
 static void ptt_real_tlp(Notifier *n, void *data)
 {
@@ -509,12 +511,12 @@ static void ptt_real_tlp(Notifier *n, void *data)
     if (!s->tracing || !ptt_selects_real(s, t)) {
         return;
     }
-    ptt_advance(s, t->now);
+    ptt_poll(s, t->now);
     if (!s->tracing) {
         return;     /* a DMA error stopped it */
     }
     room = (ptt_buf_size(s) - s->wr_offset) / rec;
-    if (room <= (s->int_stat ? 1 : 0)) {
+    if (room <= (s->int_stat ? 1 : 0) || s->paused_at_buffer_end) {
         s->lost++;
         return;
     }

@@ -1418,12 +1418,14 @@ typedef struct RealRecord {
     uint64_t addr;
 } RealRecord;
 
-/* The @n 8DW records of buffer 0 into @out: they must be all there are */
-static void ptt_real_records(RealPtt *r, RealRecord *out, unsigned n)
+/* The 8DW records of buffer 0, at most @max, into @out; how many */
+static unsigned ptt_read_records(RealPtt *r, RealRecord *out, unsigned max)
 {
     uint32_t sts = hisi_rd(&r->p, A_TRACE_WR_STS);
+    unsigned n = FIELD_EX32(sts, TRACE_WR_STS, WRITE) / REC8_SIZE;
 
-    g_assert_cmphex(sts, ==, n * REC8_SIZE);
+    g_assert_cmphex(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 0);
+    g_assert_cmpuint(n, <=, max);
     for (unsigned i = 0; i < n; i++) {
         uint64_t rec = BUF_ADDR(0) + i * REC8_SIZE;
         RealRecord *o = &out[i];
@@ -1440,6 +1442,13 @@ static void ptt_real_records(RealPtt *r, RealRecord *out, unsigned n)
         o->be = o->dw[1];
         o->addr = o->dw[2];
     }
+    return n;
+}
+
+/* The @n 8DW records of buffer 0 into @out: they must be all there are */
+static void ptt_real_records(RealPtt *r, RealRecord *out, unsigned n)
+{
+    g_assert_cmpuint(ptt_read_records(r, out, n), ==, n);
 }
 
 /*
@@ -1603,6 +1612,103 @@ static void test_real_cpu_accesses(void)
         }
         ptt_stop(&r.p);
     }
+    ptt_fini_real(&r);
+}
+
+/* Outbound posted TLPs through the root port, synthetic and real */
+static const PttTrace rp_out_posted = {
+    .dir = DIR_OUTBOUND, .type = TYPE_POSTED, .fmt_8dw = true,
+    .target = RP_PORT_BIT,
+};
+
+#define MIXED_MAX_RECORDS   256
+
+/*
+ * With traffic @source, the records of rp_out_posted over 200 us, the
+ * CPU's accesses to the edu and 200 us more
+ */
+static unsigned ptt_mixed_run(const char *source, RealRecord *rec)
+{
+    unsigned n;
+    RealPtt r;
+
+    ptt_init_real(&r, source);
+    ptt_start(&r.p, rp_out_posted);
+    qtest_clock_step(r.p.qts, 200 * 1000);
+    hisi_edu_cpu_accesses(&r.p, &r.edu);
+    qtest_clock_step(r.p.qts, 200 * 1000);
+    n = ptt_read_records(&r, rec, MIXED_MAX_RECORDS);
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+    return n;
+}
+
+static bool real_record_same(const RealRecord *a, const RealRecord *b)
+{
+    return !memcmp(a->dw, b->dw, sizeof(a->dw)) && a->time == b->time;
+}
+
+/*
+ * source=mixed traces both: its records are those of source=synthetic
+ * with those of source=real among them, each kind in its own order, by
+ * time.
+ */
+static void test_real_mixed(void)
+{
+    static RealRecord syn[MIXED_MAX_RECORDS], real[MIXED_MAX_RECORDS],
+                      mixed[MIXED_MAX_RECORDS];
+    unsigned n_syn = ptt_mixed_run("synthetic", syn);
+    unsigned n_real = ptt_mixed_run("real", real);
+    unsigned n_mixed = ptt_mixed_run("mixed", mixed);
+    unsigned i_syn = 0, i_real = 0;
+
+    g_test_message("%u synthetic, %u real, %u mixed records", n_syn, n_real,
+                   n_mixed);
+    g_assert_cmpuint(n_syn, >, 2);
+    g_assert_cmpuint(n_real, ==, 1);    /* the MWr to the edu's BAR */
+    g_assert_cmpuint(n_mixed, ==, n_syn + n_real);
+    for (unsigned i = 0; i < n_mixed; i++) {
+        if (i_real < n_real && real_record_same(&mixed[i], &real[i_real])) {
+            i_real++;
+        } else {
+            g_assert_cmpuint(i_syn, <, n_syn);
+            g_assert_true(real_record_same(&mixed[i], &syn[i_syn]));
+            i_syn++;
+        }
+        if (i) {
+            g_assert_cmpuint(mixed[i].time, >=, mixed[i - 1].time);
+        }
+    }
+    g_assert_cmpuint(i_real, ==, n_real);
+}
+
+/*
+ * A real TLP that comes while the device holds a pause at a buffer end
+ * (here the CPU's write to the edu while the VM is stopped) is lost, not
+ * written into the next buffer.
+ */
+static void test_real_lost_while_paused(void)
+{
+    uint64_t lost;
+    RealPtt r;
+
+    ptt_init_real(&r, "mixed");
+    ptt_start(&r.p, rp_out_posted);
+    qtest_qom_set_bool(r.p.qts, "ptt", "pause-at-buffer-end", true);
+    qtest_clock_step(r.p.qts, 50 * 1000 * 1000);
+    for (int tries = 0; ptt_vm_running(&r.p); tries++) {
+        g_assert_cmpint(tries, <, 100);
+        g_usleep(10 * 1000);
+    }
+    g_assert_cmphex(hisi_rd(&r.p, A_TRACE_WR_STS), ==,
+                    FIELD_DP32(0, TRACE_WR_STS, BUFFER, 1));
+    lost = ptt_qom_get_uint(&r.p, "lost-tlps");
+    qpci_io_writel(r.edu.dev, r.edu.bar, HISI_EDU_LIVENESS, 1);
+    g_assert_cmphex(hisi_rd(&r.p, A_TRACE_WR_STS), ==,
+                    FIELD_DP32(0, TRACE_WR_STS, BUFFER, 1));
+    g_assert_cmpuint(ptt_qom_get_uint(&r.p, "lost-tlps"), ==, lost + 1);
+    qtest_qmp_assert_success(r.p.qts, "{'execute': 'cont'}");
+    ptt_stop(&r.p);
     ptt_fini_real(&r);
 }
 
@@ -2178,6 +2284,9 @@ int main(int argc, char **argv)
                    test_real_cpu_accesses);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",
                    test_real_tags_migrate);
+    qtest_add_func("/hisi-ptt/real-traffic/mixed", test_real_mixed);
+    qtest_add_func("/hisi-ptt/real-traffic/lost-while-paused",
+                   test_real_lost_while_paused);
     qtest_add_func("/hisi-ptt/traffic-default-rate",
                    test_traffic_default_rate);
     qtest_add_func("/hisi-ptt/traffic-rule-change", test_traffic_rule_change);
