@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Real traffic (docs/traffic.md): with the traffic object's source=real,
 # hisi-ptt traces and hisi-pcie-pmu counts the actual DMA of an NVMe drive
-# below root port 00:10.0. The drive reads zeroes and drops writes
+# below root port 00:10.0, and the CPU's accesses to it. The drive reads zeroes and drops writes
 # (null-co), so only its DMA matters.
 # run-guest: --perf
 # run-guest: --kmod nvme
@@ -72,6 +72,50 @@ ktap_check dd-read-mwr-split-at-mps \
 # It fetches what it writes: MRd inbound, the root port's CplD outbound
 ktap_check dd-write-traced transfer write 4 1 tx_cpl if=/dev/zero of=$DISK oflag=direct
 ktap_check dd-write-cpld-carry-the-bytes carries write
+
+# trace_during NAME TYPE COMMAND...: ptt-trace traces root port 00:10.0's
+# outbound TLPs of TYPE (8DW format, the first record dumped) while
+# COMMAND runs; the summary in /tmp/NAME.trace
+trace_during() {
+	local name=$1 type=$2 pid
+	shift 2
+	rm -f /tmp/ready
+	/guest/progs/ptt-trace --pmu $PTT --map 0100:0080 --filter 0x80001 \
+		--type "$type" --direction 1 --format 1 --ms 3000 --dump 1 \
+		--ready /tmp/ready >"/tmp/$name.trace" 2>&1 &
+	pid=$!
+	wait_for test -e /tmp/ready || return 1
+	"$@" >/dev/null 2>&1 || return 1
+	wait $pid || { cat "/tmp/$name.trace"; return 1; }
+	echo "# $name: $(grep -v '^# record' "/tmp/$name.trace")"
+}
+
+# The CPU's side: the driver rings the drive's doorbells, a DW written
+# into its BAR 0 with the root port as requester, at least once a command
+doorbells() {
+	local lo hi addr p
+	trace_during doorbells 1 \
+		dd if=$DISK of=/dev/null bs=65536 count=$BLOCKS iflag=direct || return 1
+	read -r lo hi _ </sys/bus/pci/devices/0000:01:00.0/resource
+	# the dumped 8DW record: header DW0 is its third DW, the address the
+	# fifth (3DW header) or the fifth and sixth (4DW: Fmt 1 or 3)
+	addr=$(awk '/^# record 0:/ { print (substr($6, 1, 1) ~ /[2367]/) ? $8 $9 : $8 }' \
+		/tmp/doorbells.trace)
+	p=$(field doorbells P)
+	echo "# doorbells: $p MWr, the first to 0x$addr, BAR 0 is $lo-$hi"
+	[ "$p" -ge $BLOCKS ] && [ "$(field doorbells payload_dw)" = "$p" ] &&
+		[ $((0x$addr)) -ge $((lo)) ] && [ $((0x$addr)) -le $((hi)) ]
+}
+ktap_check cpu-doorbell-writes-traced doorbells
+
+# Reading 64 bytes of the drive's configuration space through sysfs: 16
+# CfgRd0 of a DW from the root port, and no other non-posted request
+config_reads() {
+	trace_during config 2 dd if=/sys/bus/pci/devices/0000:01:00.0/config \
+		of=/dev/null bs=64 count=1 || return 1
+	[ "$(field config cfg)" = 16 ] && [ "$(field config NP)" = 16 ]
+}
+ktap_check cpu-config-reads-traced config_reads
 
 # Nothing traced while the drive does nothing
 idle() {

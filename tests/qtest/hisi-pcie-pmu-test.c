@@ -187,7 +187,7 @@ static void test_real_dma(void)
         { pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT), true,
           0, 8 },
     };
-    HisiEdu edu;
+    HisiEndpoint edu;
     Pmu p;
     g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
 
@@ -236,7 +236,7 @@ static void test_real_cpu_accesses(void)
         { pmu_port_event(TX_MWR_FLUX, OTHER_PORT_BIT, LEN_BOTH), 0 },
         { pmu_requester_event(TX_MWR_FLUX, EDU_BDF, LEN_BOTH), 0 },
     };
-    HisiEdu edu;
+    HisiEndpoint edu;
     Pmu p;
     g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
 

@@ -1386,7 +1386,7 @@ static void test_pause_at_buffer_end(gconstpointer data)
 
 typedef struct RealPtt {
     Ptt p;
-    HisiEdu edu;
+    HisiEndpoint edu;
 } RealPtt;
 
 /* The PTT on traffic object t0 with @source, the edu ready for DMA */
@@ -1419,9 +1419,9 @@ typedef struct RealRecord {
 } RealRecord;
 
 /* The 8DW records of buffer 0, at most @max, into @out; how many */
-static unsigned ptt_read_records(RealPtt *r, RealRecord *out, unsigned max)
+static unsigned ptt_read_records(Ptt *p, RealRecord *out, unsigned max)
 {
-    uint32_t sts = hisi_rd(&r->p, A_TRACE_WR_STS);
+    uint32_t sts = hisi_rd(p, A_TRACE_WR_STS);
     unsigned n = FIELD_EX32(sts, TRACE_WR_STS, WRITE) / REC8_SIZE;
 
     g_assert_cmphex(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 0);
@@ -1430,11 +1430,11 @@ static unsigned ptt_read_records(RealPtt *r, RealRecord *out, unsigned max)
         uint64_t rec = BUF_ADDR(0) + i * REC8_SIZE;
         RealRecord *o = &out[i];
 
-        g_assert_cmphex(qtest_readl(r->p.qts, rec), ==, REC8_MARK);
+        g_assert_cmphex(qtest_readl(p->qts, rec), ==, REC8_MARK);
         for (int j = 0; j < 4; j++) {
-            o->dw[j] = qtest_readl(r->p.qts, rec + 8 + 4 * j);
+            o->dw[j] = qtest_readl(p->qts, rec + 8 + 4 * j);
         }
-        o->time = qtest_readl(r->p.qts, rec + REC8_TIME);
+        o->time = qtest_readl(p->qts, rec + REC8_TIME);
         o->fmt_type = o->dw[0] >> 24;
         o->len_dw = o->dw[0] & 0x3ff;
         o->requester = o->dw[1] >> 16;
@@ -1446,9 +1446,9 @@ static unsigned ptt_read_records(RealPtt *r, RealRecord *out, unsigned max)
 }
 
 /* The @n 8DW records of buffer 0 into @out: they must be all there are */
-static void ptt_real_records(RealPtt *r, RealRecord *out, unsigned n)
+static void ptt_real_records(Ptt *p, RealRecord *out, unsigned n)
 {
-    g_assert_cmpuint(ptt_read_records(r, out, n), ==, n);
+    g_assert_cmpuint(ptt_read_records(p, out, n), ==, n);
 }
 
 /*
@@ -1495,7 +1495,7 @@ static void test_real_dma_requests(void)
     ptt_start(&r.p, edu_inbound);
     hisi_edu_dma(&r.p, &r.edu, false, DMA_RAM + 3, sizeof(data));
     hisi_edu_dma(&r.p, &r.edu, true, DMA_RAM + 0x1003, sizeof(data));
-    ptt_real_records(&r, rec, G_N_ELEMENTS(want));
+    ptt_real_records(&r.p, rec, G_N_ELEMENTS(want));
     for (int i = 0; i < G_N_ELEMENTS(want); i++) {
         g_test_message("record %d: %08x %08x %08x %08x at %u", i, rec[i].dw[0],
                        rec[i].dw[1], rec[i].dw[2], rec[i].dw[3], rec[i].time);
@@ -1536,7 +1536,7 @@ static void test_real_dma_completions(void)
     ptt_init_real(&r, "real");
     ptt_start(&r.p, edu_cpl_out);
     hisi_edu_dma(&r.p, &r.edu, false, DMA_RAM + 3, 1000);
-    ptt_real_records(&r, rec, G_N_ELEMENTS(byte_count));
+    ptt_real_records(&r.p, rec, G_N_ELEMENTS(byte_count));
     for (int i = 0; i < G_N_ELEMENTS(byte_count); i++) {
         g_assert_cmphex(rec[i].fmt_type, ==, 0x4a);
         g_assert_cmphex(rec[i].dw[1] >> 16, ==, 0x0080);
@@ -1596,7 +1596,7 @@ static void test_real_cpu_accesses(void)
 
         ptt_start(&r.p, t);
         hisi_edu_cpu_accesses(&r.p, &r.edu);
-        ptt_real_records(&r, rec, runs[i].n);
+        ptt_real_records(&r.p, rec, runs[i].n);
         for (int j = 0; j < runs[i].n; j++) {
             uint32_t dw2 = runs[i].dw[j][2] +
                            (runs[i].bar[j] ? r.edu.bar.addr : 0);
@@ -1637,7 +1637,7 @@ static unsigned ptt_mixed_run(const char *source, RealRecord *rec)
     qtest_clock_step(r.p.qts, 200 * 1000);
     hisi_edu_cpu_accesses(&r.p, &r.edu);
     qtest_clock_step(r.p.qts, 200 * 1000);
-    n = ptt_read_records(&r, rec, MIXED_MAX_RECORDS);
+    n = ptt_read_records(&r.p, rec, MIXED_MAX_RECORDS);
     ptt_stop(&r.p);
     ptt_fini_real(&r);
     return n;
@@ -1734,7 +1734,7 @@ static void test_real_tags_migrate(void)
     ptt_start(&src.p, port_np);
     hisi_edu_cpu_accesses(&src.p, &src.edu);        /* port: tags 0-3 */
     hisi_edu_dma(&src.p, &src.edu, false, DMA_RAM, 1000);  /* edu: 0, 1 */
-    ptt_real_records(&src, rec, 4);
+    ptt_real_records(&src.p, rec, 4);
     g_assert_cmphex(rec[3].tag, ==, 3);
     ptt_stop(&src.p);
 
@@ -1746,13 +1746,13 @@ static void test_real_tags_migrate(void)
     hisi_edu_init(&dst.p, &dst.edu, EDU_BDF);
     ptt_start(&dst.p, edu_np);
     hisi_edu_dma(&dst.p, &dst.edu, false, DMA_RAM, 1000);
-    ptt_real_records(&dst, rec, 2);
+    ptt_real_records(&dst.p, rec, 2);
     g_assert_cmphex(rec[0].tag, ==, 2);
     g_assert_cmphex(rec[1].tag, ==, 3);
     ptt_stop(&dst.p);
     ptt_start(&dst.p, port_np);
     hisi_edu_cpu_accesses(&dst.p, &dst.edu);
-    ptt_real_records(&dst, rec, 4);
+    ptt_real_records(&dst.p, rec, 4);
     g_assert_cmphex(rec[0].tag, ==, 4);
     ptt_stop(&dst.p);
     ptt_fini_real(&dst);
@@ -1821,6 +1821,168 @@ static const HisiRefusal bad_properties[] = {
 #define PMUB_DEVFN          QPCI_DEVFN(0xb, 0)
 #define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
 #define RP1_PORT_BIT        0x4     /* slot 17 -> bit 2 */
+
+/*
+ * An NVMe controller (hw/nvme) below root port 00:11.0 (bus 2), driven as
+ * its driver would: admin queues of 8 entries in RAM, commands submitted
+ * one at a time, interrupts unused (completions polled).
+ */
+#define NVME_BDF            0x0200
+#define NVME_BAR            0x10f00000u
+#define NVME_RAM            0x48200000ull
+#define NVME_ASQ            NVME_RAM
+#define NVME_ACQ            (NVME_RAM + 0x1000)
+#define NVME_DATA           (NVME_RAM + 0x2000)
+#define NVME_REG_AQA        0x24
+#define NVME_REG_ASQ        0x28
+#define NVME_REG_ACQ        0x30
+#define NVME_REG_CC         0x14
+#define NVME_REG_CSTS       0x1c
+#define NVME_REG_SQ0TDBL    0x1000
+#define NVME_CC_READY       0x00460001  /* EN, 64-byte SQEs, 16-byte CQEs */
+#define NVME_SET_FEATURES   0x09
+#define NVME_IDENTIFY       0x06
+#define NVME_FID_HOST_BEHAVIOR 0x16     /* 512 bytes of data to it */
+#define NVME_CNS_CONTROLLER 0x01        /* 4096 bytes of data from it */
+
+typedef struct Nvme {
+    Ptt p;
+    HisiEndpoint ep;
+    unsigned sq_tail;
+} Nvme;
+
+/*
+ * Ready, its BAR 0 alone in the MiB at NVME_BAR, which root port rp1's
+ * window is (qpci put it in the MiB of the PTT's BAR, which the window
+ * would then hide)
+ */
+static void nvme_init(Nvme *n)
+{
+    QPCIDevice *rp1;
+
+    ptt_init(&n->p, ",id=ptt,traffic=t0", "-object",
+             "hisi-traffic,id=t0,source=real", "-device",
+             "pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11",
+             "-device", "nvme,bus=rp1,serial=hisi0", NULL);
+    rp1 = qpci_device_find(&n->p.bus.bus, RP1_DEVFN);
+    g_assert_nonnull(rp1);
+    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
+    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
+    hisi_endpoint_init(&n->p, &n->ep, RP1_DEVFN, NVME_BDF);
+    qpci_config_writel(n->ep.dev, PCI_BASE_ADDRESS_0, NVME_BAR);
+    qpci_config_writel(n->ep.dev, PCI_BASE_ADDRESS_1, 0);
+    n->ep.bar.addr = NVME_BAR;
+    qpci_config_writew(rp1, PCI_MEMORY_BASE, NVME_BAR >> 16);
+    qpci_config_writew(rp1, PCI_MEMORY_LIMIT, NVME_BAR >> 16);
+    g_free(rp1);
+    n->sq_tail = 0;
+    qtest_memset(n->p.qts, NVME_RAM, 0, 0x3000);
+    qpci_io_writel(n->ep.dev, n->ep.bar, NVME_REG_AQA, 7 << 16 | 7);
+    qpci_io_writeq(n->ep.dev, n->ep.bar, NVME_REG_ASQ, NVME_ASQ);
+    qpci_io_writeq(n->ep.dev, n->ep.bar, NVME_REG_ACQ, NVME_ACQ);
+    qpci_io_writel(n->ep.dev, n->ep.bar, NVME_REG_CC, NVME_CC_READY);
+    for (int tries = 0;
+         !(qpci_io_readl(n->ep.dev, n->ep.bar, NVME_REG_CSTS) & 1);
+         tries++) {
+        g_assert_cmpint(tries, <, 100);
+        qtest_clock_step(n->p.qts, 1000 * 1000);
+    }
+}
+
+/* Submit admin command @opcode with data at NVME_DATA; wait for it. */
+static void nvme_admin(Nvme *n, uint8_t opcode, uint32_t cdw10)
+{
+    uint64_t sqe = NVME_ASQ + n->sq_tail * 64;
+    uint64_t cqe = NVME_ACQ + n->sq_tail * 16;
+
+    qtest_memset(n->p.qts, sqe, 0, 64);
+    qtest_writel(n->p.qts, sqe, opcode | (n->sq_tail + 1) << 16);
+    qtest_writeq(n->p.qts, sqe + 24, NVME_DATA);        /* PRP 1 */
+    qtest_writel(n->p.qts, sqe + 40, cdw10);
+    n->sq_tail++;
+    qpci_io_writel(n->ep.dev, n->ep.bar, NVME_REG_SQ0TDBL, n->sq_tail);
+    for (int tries = 0; !(qtest_readl(n->p.qts, cqe + 12) & BIT(16));
+         tries++) {
+        g_assert_cmpint(tries, <, 1000);
+        qtest_clock_step(n->p.qts, 1000);
+        g_usleep(1000);
+    }
+    /* Status: successful */
+    g_assert_cmphex(qtest_readl(n->p.qts, cqe + 12) >> 17, ==, 0);
+}
+
+/*
+ * The TLPs of an NVMe controller's DMA are cut by the sizes in its Device
+ * Control register. QEMU's PCIe functions hold both at 128 bytes (the
+ * fields are read-only 0 there), where a function without the capability
+ * has the defaults of 128 and 512: a Set Features command reads its
+ * 64-byte entry and its 512 bytes of data as MRd of 64 and 4 x 128 bytes,
+ * each completed by one CplD; an Identify writes its 4 KiB of data as 32
+ * MWr of 128 bytes, then the 16-byte completion entry.
+ */
+static void test_real_link_sizes(void)
+{
+    static const PttTrace nvme_np = {
+        .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .requester = true, .target = NVME_BDF,
+    };
+    static const PttTrace nvme_cpl = {
+        .dir = DIR_OUTBOUND, .type = TYPE_CPL, .fmt_8dw = true,
+        .requester = true, .target = NVME_BDF,
+    };
+    static const PttTrace nvme_posted = {
+        .dir = DIR_INBOUND_B, .type = TYPE_POSTED, .fmt_8dw = true,
+        .requester = true, .target = NVME_BDF,
+    };
+    RealRecord rec[33];
+    uint16_t ctl;
+    uint8_t exp;
+    Nvme n;
+
+    nvme_init(&n);
+    exp = qpci_find_capability(n.ep.dev, PCI_CAP_ID_EXP, 0);
+    g_assert_cmpuint(exp, !=, 0);
+    qpci_config_writew(n.ep.dev, exp + PCI_EXP_DEVCTL,
+                       PCI_EXP_DEVCTL_PAYLOAD | PCI_EXP_DEVCTL_READRQ);
+    ctl = qpci_config_readw(n.ep.dev, exp + PCI_EXP_DEVCTL);
+    g_assert_cmphex(ctl & (PCI_EXP_DEVCTL_PAYLOAD | PCI_EXP_DEVCTL_READRQ),
+                    ==, 0);
+
+    ptt_start(&n.p, nvme_np);
+    nvme_admin(&n, NVME_SET_FEATURES, NVME_FID_HOST_BEHAVIOR);
+    ptt_real_records(&n.p, rec, 5);
+    g_assert_cmphex(rec[0].addr, ==, NVME_ASQ);
+    g_assert_cmpuint(rec[0].len_dw, ==, 16);
+    for (int i = 1; i < 5; i++) {
+        g_assert_cmphex(rec[i].addr, ==, NVME_DATA + (i - 1) * 128);
+        g_assert_cmpuint(rec[i].len_dw, ==, 32);
+        g_assert_cmphex(rec[i].tag, ==, i);
+    }
+    ptt_stop(&n.p);
+
+    ptt_start(&n.p, nvme_cpl);
+    nvme_admin(&n, NVME_SET_FEATURES, NVME_FID_HOST_BEHAVIOR);
+    ptt_real_records(&n.p, rec, 5);
+    g_assert_cmpuint(rec[0].len_dw, ==, 16);
+    for (int i = 1; i < 5; i++) {
+        g_assert_cmpuint(rec[i].len_dw, ==, 32);
+        g_assert_cmpuint(rec[i].dw[1] & 0xfff, ==, 128);    /* Byte Count */
+    }
+    ptt_stop(&n.p);
+
+    ptt_start(&n.p, nvme_posted);
+    nvme_admin(&n, NVME_IDENTIFY, NVME_CNS_CONTROLLER);
+    ptt_real_records(&n.p, rec, 33);
+    for (int i = 0; i < 32; i++) {
+        g_assert_cmphex(rec[i].addr, ==, NVME_DATA + i * 128);
+        g_assert_cmpuint(rec[i].len_dw, ==, 32);
+    }
+    g_assert_cmphex(rec[32].addr, ==, NVME_ACQ + 2 * 16);
+    g_assert_cmpuint(rec[32].len_dw, ==, 4);
+    ptt_stop(&n.p);
+    g_free(n.ep.dev);
+    hisi_fini(&n.p);
+}
 
 static void ptt_init_two_cores(Ptt *a, Ptt *b)
 {
@@ -2285,6 +2447,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",
                    test_real_tags_migrate);
     qtest_add_func("/hisi-ptt/real-traffic/mixed", test_real_mixed);
+    qtest_add_func("/hisi-ptt/real-traffic/link-sizes",
+                   test_real_link_sizes);
     qtest_add_func("/hisi-ptt/real-traffic/lost-while-paused",
                    test_real_lost_while_paused);
     qtest_add_func("/hisi-ptt/traffic-default-rate",

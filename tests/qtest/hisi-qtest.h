@@ -199,18 +199,20 @@ static inline void hisi_init(HisiDev *h, int devfn, GPtrArray *args)
 #define HISI_EDU_DMA_BUF    0x40000     /* its buffer, in its own space */
 #define HISI_EDU_DMA_NS     (101 * 1000 * 1000)  /* its timer, and some */
 
-typedef struct HisiEdu {
+typedef struct HisiEndpoint {
     QPCIDevice *dev;
     QPCIBar bar;
-} HisiEdu;
+} HisiEndpoint;
 
 /*
- * The edu at @bdf below the root port, set up as a driver would have it:
- * its BAR in the root port's window, memory decoding and bus mastering on
+ * The function at @bdf below the root port at @rp_devfn, set up as a
+ * driver would have it: its BAR 0 in the root port's window, memory
+ * decoding and bus mastering on
  */
-static inline void hisi_edu_init(HisiDev *h, HisiEdu *e, int bdf)
+static inline void hisi_endpoint_init(HisiDev *h, HisiEndpoint *e,
+                                      int rp_devfn, int bdf)
 {
-    QPCIDevice *rp = qpci_device_find(&h->bus.bus, HISI_RP_DEVFN);
+    QPCIDevice *rp = qpci_device_find(&h->bus.bus, rp_devfn);
     uint64_t size;
 
     e->dev = qpci_device_find(&h->bus.bus, bdf);
@@ -224,8 +226,14 @@ static inline void hisi_edu_init(HisiDev *h, HisiEdu *e, int bdf)
     g_free(rp);
 }
 
+/* The edu at @bdf below the root port at HISI_RP_DEVFN */
+static inline void hisi_edu_init(HisiDev *h, HisiEndpoint *e, int bdf)
+{
+    hisi_endpoint_init(h, e, HISI_RP_DEVFN, bdf);
+}
+
 /* The edu copies @len bytes to RAM at @ram (@to_ram) or from it. */
-static inline void hisi_edu_dma(HisiDev *h, HisiEdu *e, bool to_ram,
+static inline void hisi_edu_dma(HisiDev *h, HisiEndpoint *e, bool to_ram,
                                 uint64_t ram, uint32_t len)
 {
     qpci_io_writel(e->dev, e->bar, HISI_EDU_DMA_SRC,
@@ -249,7 +257,7 @@ static inline void hisi_edu_dma(HisiDev *h, HisiEdu *e, bool to_ram,
 #define HISI_EDU_LIVENESS   0x04
 #define HISI_EDU_CPU_NS     1000
 
-static inline void hisi_edu_cpu_accesses(HisiDev *h, HisiEdu *e)
+static inline void hisi_edu_cpu_accesses(HisiDev *h, HisiEndpoint *e)
 {
     qpci_io_writel(e->dev, e->bar, HISI_EDU_LIVENESS, 0x12345678);
     qtest_clock_step(h->qts, HISI_EDU_CPU_NS);

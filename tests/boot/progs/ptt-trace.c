@@ -31,8 +31,9 @@
  * the time stamp of the first record (with --format 1: 32 bits of ns), or
  * "none".
  * The AUX buffer is drained while the trace runs. Prints one summary line
- * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. bytes=.. MBps=..
- * hash=.." (hash: FNV-1a of the checked records' bytes)
+ * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. cfg=.. bytes=..
+ * MBps=.. hash=.." (cfg: configuration requests; hash: FNV-1a of the
+ * checked records' bytes)
  * and exits 0 when there were records and all were right.
  */
 #include <errno.h>
@@ -112,7 +113,7 @@ static int port_of_allowed_ep(unsigned int port)
 }
 
 struct counts {
-	unsigned long records, p, np, cpl, in, out, payload_dw;
+	unsigned long records, p, np, cpl, in, out, payload_dw, cfg;
 };
 
 /* Check one TLP header (hdr[0..3]); @rec numbers the record for messages. */
@@ -131,16 +132,28 @@ static void check_tlp(unsigned long rec, const uint32_t *hdr, struct counts *c)
 			fail(rec, "bad address for the header size", hdr, 4);
 		if ((fmt & 1 ? hdr[3] : hdr[2]) & 3)
 			fail(rec, "address not DW aligned", hdr, 4);
-	} else if (type == 0x0a && fmt == 2) {
-		kind = 4;				/* CplD */
+	} else if ((type == 0x02 || type == 0x04 || type == 0x05) &&
+		   (fmt == 0 || fmt == 2)) {
+		/* IORd/IOWr, CfgRd/CfgWr: the root port's, one DW, non-posted */
+		kind = 2;
+		out = 1;
+		ep_ok = port_of_allowed_ep(id1) &&
+			(type == 0x02 || ep_allowed(hdr[2] >> 16));
+		if ((hdr[0] & 0x3ff) != 1 || hdr[3])
+			fail(rec, "I/O or configuration request not of one DW", hdr, 4);
+		c->cfg += type != 0x02;
+	} else if (type == 0x0a && (fmt == 2 || fmt == 0)) {
+		kind = 4;				/* CplD, Cpl */
 		out = is_port(id1);
 		ep_ok = ep_allowed(out ? id2 : id1);
-		if ((hdr[1] & 0xfff) != ((len * 4) & 0xfff))
+		if (fmt == 2 && (hdr[1] & 0xfff) != ((len * 4) & 0xfff))
 			fail(rec, "byte count does not match length", hdr, 4);
+		if (fmt == 0 && (hdr[1] & 0xfff) != 4)
+			fail(rec, "completion without data of byte count not 4", hdr, 4);
 		if ((hdr[1] >> 13) & 7)
 			fail(rec, "completion status not successful", hdr, 4);
 	} else {
-		fail(rec, "not a MWr, MRd or CplD header", hdr, 4);
+		fail(rec, "not a memory, I/O, configuration or completion header", hdr, 4);
 		return;
 	}
 	if (!(types & kind))
@@ -409,8 +422,8 @@ int main(int argc, char **argv)
 		printf("# times start_ns=%llu enabled_ns=%llu first=none\n",
 		       (unsigned long long)start_ns,
 		       (unsigned long long)enabled_ns);
-	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu bytes=%llu MBps=%.1f hash=%016llx errors=%lu\n",
-	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw,
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu bytes=%llu MBps=%.1f hash=%016llx errors=%lu\n",
+	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw, c.cfg,
 	       (unsigned long long)head, head / secs / 1e6,
 	       (unsigned long long)hash, errors);
 	return (c.records || !check) && head && !errors ? 0 : 1;
