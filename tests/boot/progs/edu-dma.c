@@ -35,7 +35,7 @@
 #define PAGE		4096
 #define BAR_SIZE	(1 << 20)
 
-static volatile uint32_t *regs;
+static uint32_t *regs;
 
 static void die(const char *what)
 {
@@ -89,9 +89,15 @@ static uint64_t phys(const void *p)
 	return (entry & ((1ull << 55) - 1)) * PAGE + (uintptr_t)p % PAGE;
 }
 
+/* Relaxed atomics: each access reaches the device, whole and once */
+static uint32_t reg_read(unsigned int off)
+{
+	return __atomic_load_n(&regs[off / 4], __ATOMIC_RELAXED);
+}
+
 static void reg_write(unsigned int off, uint32_t val)
 {
-	regs[off / 4] = val;
+	__atomic_store_n(&regs[off / 4], val, __ATOMIC_RELAXED);
 }
 
 /* One DMA of @len bytes between RAM at @ram and the edu's buffer */
@@ -101,7 +107,7 @@ static void dma(uint64_t ram, uint32_t len, int to_ram)
 	reg_write(EDU_DMA_DST, to_ram ? ram : EDU_DMA_BUF);
 	reg_write(EDU_DMA_CNT, len);
 	reg_write(EDU_DMA_CMD, EDU_DMA_RUN | (to_ram ? EDU_DMA_TO_RAM : 0));
-	while (regs[EDU_DMA_CMD / 4] & EDU_DMA_RUN)
+	while (reg_read(EDU_DMA_CMD) & EDU_DMA_RUN)
 		usleep(1000);
 }
 
@@ -138,7 +144,7 @@ int main(int argc, char **argv)
 	dst_bus = phys(dst);
 	/* The edu's liveness check: it reads back the inverse */
 	reg_write(EDU_LIVENESS, 0x12345678);
-	if (regs[EDU_LIVENESS / 4] != ~0x12345678u) {
+	if (reg_read(EDU_LIVENESS) != ~0x12345678u) {
 		fprintf(stderr, "edu liveness check failed\n");
 		return 1;
 	}
