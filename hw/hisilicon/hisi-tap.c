@@ -47,6 +47,18 @@
 #include "hisi-tap.h"
 #include "model/pcie-link.h"
 
+/*
+ * What an observing I/O region does with each access: @note(@opaque, ...)
+ * sees it, then it goes on to @as with its attributes.
+ */
+typedef void TapNoteFn(void *opaque, bool write, hwaddr addr, unsigned size);
+
+typedef struct TapForward {
+    AddressSpace *as;
+    TapNoteFn *note;
+    void *opaque;
+} TapForward;
+
 typedef struct TapFunction {
     HisiTap *tap;
     PCIBus *bus;
@@ -54,6 +66,7 @@ typedef struct TapFunction {
     MemoryRegion root;
     MemoryRegion direct;    /* system memory, at full speed */
     MemoryRegion observed;  /* system memory, each access noted */
+    TapForward forward;
     AddressSpace as;
     uint8_t tag;            /* of its next read request */
 } TapFunction;
@@ -67,6 +80,7 @@ typedef struct TapWindow {
     MemoryRegion bus_space; /* where the functions below map their BARs */
     MemoryRegion direct;    /* the bus space, at full speed */
     MemoryRegion observed;  /* the bus space, each access noted */
+    TapForward forward;
     AddressSpace as;        /* over the bus space */
 } TapWindow;
 
@@ -225,8 +239,9 @@ static void tap_bh(void *opaque)
     hisi_tap_flush(opaque);
 }
 
-static void tap_note(TapFunction *f, bool write, hwaddr addr, unsigned size)
+static void tap_note(void *opaque, bool write, hwaddr addr, unsigned size)
 {
+    TapFunction *f = opaque;
     HisiTap *tap = f->tap;
     TapTransfer *p = &tap->pending;
 
@@ -243,31 +258,35 @@ static void tap_note(TapFunction *f, bool write, hwaddr addr, unsigned size)
     qemu_bh_schedule(tap->bh);
 }
 
-static MemTxResult tap_read(void *opaque, hwaddr addr, uint64_t *data,
-                            unsigned size, MemTxAttrs attrs)
+static MemTxResult tap_forward_read(void *opaque, hwaddr addr,
+                                    uint64_t *data, unsigned size,
+                                    MemTxAttrs attrs)
 {
+    TapForward *fw = opaque;
     uint8_t buf[8];
-    MemTxResult res = address_space_read(&address_space_memory, addr, attrs,
-                                         buf, size);
+    MemTxResult res;
 
+    fw->note(fw->opaque, false, addr, size);
+    res = address_space_read(fw->as, addr, attrs, buf, size);
     *data = ldn_le_p(buf, size);
-    tap_note(opaque, false, addr, size);
     return res;
 }
 
-static MemTxResult tap_write(void *opaque, hwaddr addr, uint64_t data,
-                             unsigned size, MemTxAttrs attrs)
+static MemTxResult tap_forward_write(void *opaque, hwaddr addr,
+                                     uint64_t data, unsigned size,
+                                     MemTxAttrs attrs)
 {
+    TapForward *fw = opaque;
     uint8_t buf[8];
 
+    fw->note(fw->opaque, true, addr, size);
     stn_le_p(buf, size, data);
-    tap_note(opaque, true, addr, size);
-    return address_space_write(&address_space_memory, addr, attrs, buf, size);
+    return address_space_write(fw->as, addr, attrs, buf, size);
 }
 
-static const MemoryRegionOps tap_ops = {
-    .read_with_attrs = tap_read,
-    .write_with_attrs = tap_write,
+static const MemoryRegionOps tap_forward_ops = {
+    .read_with_attrs = tap_forward_read,
+    .write_with_attrs = tap_forward_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
     .valid.min_access_size = 1,
     .valid.max_access_size = 8,
@@ -322,9 +341,10 @@ static PCIDevice *tap_claimant(TapWindow *w, hwaddr addr, unsigned size)
 }
 
 /* A CPU access to @w: noted when a function claims it, then forwarded */
-static void tap_window_note(TapWindow *w, bool write, hwaddr addr,
+static void tap_window_note(void *opaque, bool write, hwaddr addr,
                             unsigned size)
 {
+    TapWindow *w = opaque;
     PCIDevice *target = tap_claimant(w, addr, size);
 
     if (target) {
@@ -332,42 +352,6 @@ static void tap_window_note(TapWindow *w, bool write, hwaddr addr,
                     write, addr, size);
     }
 }
-
-static MemTxResult tap_window_read(void *opaque, hwaddr addr, uint64_t *data,
-                                   unsigned size, MemTxAttrs attrs)
-{
-    TapWindow *w = opaque;
-    uint8_t buf[8];
-    MemTxResult res;
-
-    tap_window_note(w, false, addr, size);
-    res = address_space_read(&w->as, addr, attrs, buf, size);
-    *data = ldn_le_p(buf, size);
-    return res;
-}
-
-static MemTxResult tap_window_write(void *opaque, hwaddr addr, uint64_t data,
-                                    unsigned size, MemTxAttrs attrs)
-{
-    TapWindow *w = opaque;
-    uint8_t buf[8];
-
-    tap_window_note(w, true, addr, size);
-    stn_le_p(buf, size, data);
-    return address_space_write(&w->as, addr, attrs, buf, size);
-}
-
-static const MemoryRegionOps tap_window_ops = {
-    .read_with_attrs = tap_window_read,
-    .write_with_attrs = tap_window_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid.min_access_size = 1,
-    .valid.max_access_size = 8,
-    .valid.unaligned = true,
-    .impl.min_access_size = 1,
-    .impl.max_access_size = 8,
-    .impl.unaligned = true,
-};
 
 static AddressSpace *tap_address_space(PCIBus *bus, void *opaque, int devfn)
 {
@@ -390,8 +374,9 @@ static AddressSpace *tap_address_space(PCIBus *bus, void *opaque, int devfn)
     memory_region_init(&f->root, tap->owner, name, UINT64_MAX);
     memory_region_init_alias(&f->direct, tap->owner, "direct",
                              get_system_memory(), 0, UINT64_MAX);
-    memory_region_init_io(&f->observed, tap->owner, &tap_ops, f, "observed",
-                          UINT64_MAX);
+    f->forward = (TapForward) { &address_space_memory, tap_note, f };
+    memory_region_init_io(&f->observed, tap->owner, &tap_forward_ops,
+                          &f->forward, "observed", UINT64_MAX);
     memory_region_add_subregion_overlap(&f->root, 0, &f->direct, 0);
     memory_region_add_subregion_overlap(&f->root, 0, &f->observed, 1);
     memory_region_set_enabled(&f->observed, tap->observing);
@@ -423,8 +408,9 @@ static void tap_window_init(TapWindow *w, TapPort *p, bool io,
     memory_region_init(&w->bus_space, owner, name, size);
     memory_region_init_alias(&w->direct, owner, "direct", &w->bus_space, 0,
                              size);
-    memory_region_init_io(&w->observed, owner, &tap_window_ops, w, "observed",
-                          size);
+    w->forward = (TapForward) { &w->as, tap_window_note, w };
+    memory_region_init_io(&w->observed, owner, &tap_forward_ops, &w->forward,
+                          "observed", size);
     memory_region_add_subregion_overlap(bridge_space, 0, &w->direct, 0);
     memory_region_add_subregion_overlap(bridge_space, 0, &w->observed, 1);
     memory_region_set_enabled(&w->observed, p->tap->observing);
