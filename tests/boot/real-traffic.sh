@@ -24,16 +24,28 @@ ktap_start real_traffic
 
 ktap_check drive-present wait_for test -b $DISK
 
+# The guest's RAM, LO-HI in hex: from the lowest to the highest System RAM
+RAM=$(awk '/System RAM/ { split($1, r, "-"); lo = lo == "" ? r[1] : lo; hi = r[2] }
+	END { print lo "-" hi }' /proc/iomem)
+
+# The drive's interrupts so far: each one is an MSI-X write
+irqs() {
+	awk '/0000:01:00.0/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
+		END { print n + 0 }' /proc/interrupts
+}
+
 # transfer NAME TYPE DIRECTION EVENT DD-ARGS...: dd with DD-ARGS while
 # ptt-trace traces the drive's TLPs of TYPE and 4DW DIRECTION (requester
 # filter) and perf stat counts EVENT's payload on root port 00:10.0; the
-# trace summary in /tmp/NAME.trace, the count in /tmp/NAME.count
+# trace summary in /tmp/NAME.trace, the count in /tmp/NAME.count, the
+# drive's interrupts over the trace in /tmp/NAME.irqs
 transfer() {
-	local name=$1 type=$2 dir=$3 event=$4 pid
+	local name=$1 type=$2 dir=$3 event=$4 pid irqs0
 	shift 4
 	rm -f /tmp/ready
+	irqs0=$(irqs)
 	/guest/progs/ptt-trace --pmu $PTT --map 0100:0080 --filter 0x00100 \
-		--type "$type" --direction "$dir" --format 0 --ms 8000 \
+		--type "$type" --direction "$dir" --format 0 --ms 8000 --ram "$RAM" \
 		--ready /tmp/ready >"/tmp/$name.trace" 2>&1 &
 	pid=$!
 	wait_for test -e /tmp/ready || return 1
@@ -41,6 +53,7 @@ transfer() {
 		-e "{$PMU/${event}_flux,port=0x1,len_mode=1/,$PMU/${event}_time,port=0x1,len_mode=1/}" \
 		-- dd "$@" bs=65536 count=$BLOCKS 2>"/tmp/$name.dd" || { cat "/tmp/$name.dd"; return 1; }
 	wait $pid || { cat "/tmp/$name.trace"; return 1; }
+	echo $(($(irqs) - irqs0)) >"/tmp/$name.irqs"
 	awk -F, -v e="${event}_flux" '$3 ~ e { print $1 }' "/tmp/$name.stat" >"/tmp/$name.count"
 	echo "# $name: $(cat "/tmp/$name.trace") flux=$(cat "/tmp/$name.count")"
 }
@@ -66,6 +79,12 @@ carries() {
 # The drive writes what it reads into memory: MWr, inbound posted
 ktap_check dd-read-traced transfer read 1 0 rx_mwr if=$DISK of=/dev/null iflag=direct
 ktap_check dd-read-mwr-carry-the-bytes carries read
+# Every MWr goes to guest RAM but the MSI-X writes, one per interrupt
+msi_outside_ram() {
+	echo "# read: $(field read ram_out) MWr outside RAM $RAM, $(cat /tmp/read.irqs) interrupts"
+	[ "$(field read ram_out)" -gt 0 ] && [ "$(field read ram_out)" = "$(cat /tmp/read.irqs)" ]
+}
+ktap_check dd-read-mwr-to-ram-but-msi msi_outside_ram
 # No MWr is longer than the 128-byte Max_Payload_Size Linux leaves
 ktap_check dd-read-mwr-split-at-mps \
 	test $(( $(field read P) * 32 )) -ge "$(field read payload_dw)"

@@ -6,7 +6,7 @@
  * usage: ptt-trace --pmu NAME --filter V --type T --direction D --format F
  *                  --map EP:PORT[,EP:PORT...] [--ms N] [--dump N]
  *                  [--check 0] [--relative-time 1] [--aux-mb N] [--aux-ro 1]
- *                  [--drain 0] [--ready FILE] [--times 1]
+ *                  [--drain 0] [--ready FILE] [--times 1] [--ram LO-HI]
  *
  * --map gives each endpoint BDF (hex) with its root port BDF; the filter
  * decides which endpoints may appear (a requester filter: that one; a root
@@ -31,12 +31,15 @@
  * the time stamp of the first record (with --format 1: 32 bits of ns), or
  * "none".
  * The AUX buffer is drained while the trace runs. Prints one summary line
- * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. cfg=.. bytes=..
- * MBps=.. hash=.." (cfg: configuration requests; hash: FNV-1a of the
- * checked records' bytes)
+ * --ram LO-HI (hex) gives the guest's RAM: ram_out counts the endpoints'
+ * memory requests to addresses outside it (an MSI's write, say).
+ * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. cfg=.. ram_out=..
+ * bytes=.. MBps=.. hash=.." (cfg: configuration requests; hash: FNV-1a of
+ * the checked records' bytes)
  * and exits 0 when there were records and all were right.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +64,8 @@ struct ep {
 static struct ep eps[MAX_EPS];
 static unsigned int n_eps;
 static unsigned int filter, types = 7, direction, format, check = 1, relative_time;
+/* --ram: guest RAM, [ram_lo, ram_hi] */
+static uint64_t ram_lo, ram_hi = UINT64_MAX;
 static unsigned long errors;
 static uint32_t first_stamp;	/* time stamp of record 0 */
 static uint64_t hash = 0xcbf29ce484222325ull;	/* FNV-1a of the records */
@@ -113,7 +118,7 @@ static int port_of_allowed_ep(unsigned int port)
 }
 
 struct counts {
-	unsigned long records, p, np, cpl, in, out, payload_dw, cfg;
+	unsigned long records, p, np, cpl, in, out, payload_dw, cfg, ram_out;
 };
 
 /* Check one TLP header (hdr[0..3]); @rec numbers the record for messages. */
@@ -123,6 +128,7 @@ static void check_tlp(unsigned long rec, const uint32_t *hdr, struct counts *c)
 	unsigned int len = hdr[0] & 0x3ff ? hdr[0] & 0x3ff : 1024;
 	unsigned int id1 = hdr[1] >> 16, id2 = hdr[2] >> 16;
 	int kind, out, ep_ok, dir_ok, cpl;
+	uint64_t addr;
 
 	if (type == 0x00 && fmt <= 3) {
 		kind = fmt & 2 ? 1 : 2;			/* MWr: P, MRd: NP */
@@ -132,6 +138,9 @@ static void check_tlp(unsigned long rec, const uint32_t *hdr, struct counts *c)
 			fail(rec, "bad address for the header size", hdr, 4);
 		if ((fmt & 1 ? hdr[3] : hdr[2]) & 3)
 			fail(rec, "address not DW aligned", hdr, 4);
+		addr = fmt & 1 ? (uint64_t)hdr[2] << 32 | hdr[3] : hdr[2];
+		if (!out && (addr < ram_lo || addr > ram_hi))
+			c->ram_out++;
 	} else if ((type == 0x02 || type == 0x04 || type == 0x05) &&
 		   (fmt == 0 || fmt == 2)) {
 		/* IORd/IOWr, CfgRd/CfgWr: the root port's, one DW, non-posted */
@@ -322,6 +331,11 @@ int main(int argc, char **argv)
 			check = num(v);
 		} else if (!strcmp(o, "--ready")) {
 			ready = v;
+		} else if (!strcmp(o, "--ram")) {
+			if (sscanf(v, "%" SCNx64 "-%" SCNx64, &ram_lo, &ram_hi) != 2) {
+				fprintf(stderr, "ptt-trace: bad --ram '%s'\n", v);
+				exit(2);
+			}
 		} else if (!strcmp(o, "--relative-time")) {
 			relative_time = num(v);
 		} else if (!strcmp(o, "--aux-mb")) {
@@ -422,8 +436,8 @@ int main(int argc, char **argv)
 		printf("# times start_ns=%llu enabled_ns=%llu first=none\n",
 		       (unsigned long long)start_ns,
 		       (unsigned long long)enabled_ns);
-	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu bytes=%llu MBps=%.1f hash=%016llx errors=%lu\n",
-	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw, c.cfg,
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu MBps=%.1f hash=%016llx errors=%lu\n",
+	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw, c.cfg, c.ram_out,
 	       (unsigned long long)head, head / secs / 1e6,
 	       (unsigned long long)hash, errors);
 	return (c.records || !check) && head && !errors ? 0 : 1;
