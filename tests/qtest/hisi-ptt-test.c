@@ -2305,6 +2305,47 @@ static void ptt_init_rp1(Ptt *p, const char *rp1_endpoint)
     g_free(rp1);
 }
 
+/*
+ * Real traffic follows hot-plug: the CPU's configuration read of an edu
+ * hot-plugged below root port rp1 is traced (CfgRd0 to 02:00.0), and so
+ * is that of another edu plugged after the first was removed.
+ */
+static void test_real_hotplug(void)
+{
+    static const PttTrace rp1_np = {
+        .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .target = RP1_PORT_BIT,
+    };
+    QPCIDevice *rp1;
+    RealRecord rec[1];
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
+             "hisi-traffic,id=t0,source=real", "-device",
+             "pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11", NULL);
+    rp1 = qpci_device_find(&p.bus.bus, RP1_DEVFN);
+    g_assert_nonnull(rp1);
+    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
+    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
+    g_free(rp1);
+    for (int plug = 0; plug < 2; plug++) {
+        QPCIDevice *edu;
+
+        hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+        edu = qpci_device_find(&p.bus.bus, 0x0200);
+        g_assert_nonnull(edu);
+        ptt_start(&p, rp1_np);
+        g_assert_cmphex(qpci_config_readw(edu, PCI_VENDOR_ID), ==, 0x1234);
+        ptt_stop(&p);
+        g_assert_cmpuint(ptt_read_records(&p, rec, 1), ==, 1);
+        g_assert_cmphex(rec[0].dw[0], ==, 0x04000001);
+        g_assert_cmphex(rec[0].dw[2], ==, 0x02000000);
+        g_free(edu);
+        hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
+    }
+    hisi_fini(&p);
+}
+
 /* The 8DW records in buffer 0 so far, the trace stopped and in buffer 0 */
 static uint32_t ptt_rec8_in_buf0(Ptt *p)
 {
@@ -2447,6 +2488,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",
                    test_real_tags_migrate);
     qtest_add_func("/hisi-ptt/real-traffic/mixed", test_real_mixed);
+    qtest_add_func("/hisi-ptt/real-traffic/hotplug", test_real_hotplug);
     qtest_add_func("/hisi-ptt/real-traffic/link-sizes",
                    test_real_link_sizes);
     qtest_add_func("/hisi-ptt/real-traffic/lost-while-paused",
