@@ -326,18 +326,20 @@ static void tap_request(TapPort *p, PCIDevice *target, unsigned type,
     }
 }
 
-/* The function below the port whose BAR holds @addr of @w; NULL: none */
-static PCIDevice *tap_claimant(TapWindow *w, hwaddr addr, unsigned size)
+/*
+ * The function below the port whose BAR holds @addr of @w; NULL: none.
+ * (address_space_translate, not memory_region_find: that one searches an
+ * empty memory map, a window with no BAR in it, with a NULL array.)
+ */
+static PCIDevice *tap_claimant(TapWindow *w, hwaddr addr)
 {
-    MemoryRegionSection sec = memory_region_find(&w->bus_space, addr, size);
-    PCIDevice *dev = NULL;
+    MemoryRegion *mr;
+    hwaddr xlat, len = 1;
 
-    if (sec.mr) {
-        dev = (PCIDevice *)object_dynamic_cast(sec.mr->owner,
-                                               TYPE_PCI_DEVICE);
-        memory_region_unref(sec.mr);
-    }
-    return dev;
+    RCU_READ_LOCK_GUARD();
+    mr = address_space_translate(&w->as, addr, &xlat, &len, false,
+                                 MEMTXATTRS_UNSPECIFIED);
+    return (PCIDevice *)object_dynamic_cast(mr->owner, TYPE_PCI_DEVICE);
 }
 
 /* A CPU access to @w: noted when a function claims it, then forwarded */
@@ -345,7 +347,7 @@ static void tap_window_note(void *opaque, bool write, hwaddr addr,
                             unsigned size)
 {
     TapWindow *w = opaque;
-    PCIDevice *target = tap_claimant(w, addr, size);
+    PCIDevice *target = tap_claimant(w, addr);
 
     if (target) {
         tap_request(w->port, target, w->io ? TLP_TYPE_IO : TLP_TYPE_MEM,

@@ -1713,6 +1713,40 @@ static void test_real_lost_while_paused(void)
 }
 
 /*
+ * The CPU's accesses into the root port's window where no function has a
+ * BAR: the tap lets them through unclaimed (reads give 0) and traces
+ * nothing. Found by hisi-ptt-fuzz: the tap looked such an address up in
+ * the window's empty memory map, passing bsearch a NULL array.
+ */
+static void test_real_window_without_bar(void)
+{
+    static const PttTrace port_out = {
+        .dir = DIR_OUTBOUND, .type = TYPE_POSTED, .fmt_8dw = true,
+        .target = RP_PORT_BIT,
+    };
+    const uint64_t window = 0x10f00000;
+    QPCIDevice *rp;
+    RealRecord rec[1];
+    RealPtt r;
+
+    ptt_init(&r.p, ",traffic=t0,id=ptt", "-object",
+             "hisi-traffic,id=t0,source=real", NULL);
+    rp = qpci_device_find(&r.p.bus.bus, HISI_RP_DEVFN);
+    g_assert_nonnull(rp);
+    qpci_config_writew(rp, PCI_MEMORY_BASE, window >> 16);
+    qpci_config_writew(rp, PCI_MEMORY_LIMIT, window >> 16);
+    qpci_device_enable(rp);
+    g_free(rp);
+    ptt_start(&r.p, port_out);
+    qtest_writel(r.p.qts, window + 0x100, 0x5a5a5a5a);
+    g_assert_cmphex(qtest_readl(r.p.qts, window + 0x100), ==, 0);
+    qtest_writeq(r.p.qts, window + 0xffff8, 1);
+    g_assert_cmpuint(ptt_read_records(&r.p, rec, 1), ==, 0);
+    ptt_stop(&r.p);
+    hisi_fini(&r.p);
+}
+
+/*
  * Tags go on across a migration: the edu's read requests and the root
  * port's non-posted requests take, in the destination, the tags after
  * those they took in the source.
@@ -2489,6 +2523,8 @@ int main(int argc, char **argv)
                    test_real_tags_migrate);
     qtest_add_func("/hisi-ptt/real-traffic/mixed", test_real_mixed);
     qtest_add_func("/hisi-ptt/real-traffic/hotplug", test_real_hotplug);
+    qtest_add_func("/hisi-ptt/real-traffic/window-without-bar",
+                   test_real_window_without_bar);
     qtest_add_func("/hisi-ptt/real-traffic/link-sizes",
                    test_real_link_sizes);
     qtest_add_func("/hisi-ptt/real-traffic/lost-while-paused",

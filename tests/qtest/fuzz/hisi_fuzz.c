@@ -8,6 +8,10 @@
  * generic-fuzz finds PCI functions through x86 I/O ports, so these targets
  * map the BARs themselves, through the virt machine's ECAM.
  *
+ * The traffic object's source is mixed: the synthetic traffic, and the real
+ * traffic of the endpoints below the root ports (the configuration
+ * accesses to them go through the tap while a device observes).
+ *
  * Every input starts from the same state: the machine after a reset, with
  * the BARs and MSIs set up. After an input, the least reset that restores
  * that state runs: the whole machine's when the trace buffers were aimed
@@ -782,7 +786,8 @@ static GString *hisi_cmdline(FuzzTarget *t)
 {
     GString *cmd = g_string_new(TARGET_NAME " -M virt -m 128M -nic none "
                                 "-display none -accel qtest "
-                                "-object hisi-traffic,id=t0,rules=");
+                                "-object hisi-traffic,id=t0,source=mixed,"
+                                "rules=");
     g_auto(GStrv) rule_parts = g_strsplit(HISI_RULES, ",", -1);
     g_autofree char *rules = g_strjoinv(",,", rule_parts);
 
