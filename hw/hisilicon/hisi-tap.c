@@ -420,16 +420,29 @@ static void tap_window_init(TapWindow *w, TapPort *p, bool io,
     *bus_space = &w->bus_space;
 }
 
+/*
+ * A configuration access to @dev, whose hooks are @c: the root port's
+ * request, when it is one on the link and the tap observes
+ */
+static void tap_config_note(TapConfig *c, PCIDevice *dev, bool write,
+                            uint32_t addr, int len)
+{
+    PCIBus *port_bus;
+
+    if (!c->port || !c->port->tap->observing || tap_config_depth) {
+        return;
+    }
+    port_bus = pci_bridge_get_sec_bus(PCI_BRIDGE(c->port->dev));
+    tap_request(c->port, dev, pci_get_bus(dev) == port_bus ? TLP_TYPE_CFG0 :
+                TLP_TYPE_CFG1, write, addr, len);
+}
+
 static uint32_t tap_config_read(PCIDevice *dev, uint32_t addr, int len)
 {
     TapConfig *c = g_hash_table_lookup(tap_configs, dev);
     uint32_t val;
 
-    if (c->port && c->port->tap->observing && !tap_config_depth) {
-        tap_request(c->port, dev, pci_get_bus(dev) ==
-                    pci_bridge_get_sec_bus(PCI_BRIDGE(c->port->dev)) ?
-                    TLP_TYPE_CFG0 : TLP_TYPE_CFG1, false, addr, len);
-    }
+    tap_config_note(c, dev, false, addr, len);
     tap_config_depth++;
     val = c->read(dev, addr, len);
     tap_config_depth--;
@@ -441,11 +454,7 @@ static void tap_config_write(PCIDevice *dev, uint32_t addr, uint32_t val,
 {
     TapConfig *c = g_hash_table_lookup(tap_configs, dev);
 
-    if (c->port && c->port->tap->observing && !tap_config_depth) {
-        tap_request(c->port, dev, pci_get_bus(dev) ==
-                    pci_bridge_get_sec_bus(PCI_BRIDGE(c->port->dev)) ?
-                    TLP_TYPE_CFG0 : TLP_TYPE_CFG1, true, addr, len);
-    }
+    tap_config_note(c, dev, true, addr, len);
     tap_config_depth++;
     c->write(dev, addr, val, len);
     tap_config_depth--;
