@@ -142,6 +142,51 @@ static void test_period(void)
     g_assert_cmpuint(model_traffic_period(s, 1, 4, 12, &tlps), ==,
                      4000000000ull);
     g_assert_cmpuint(model_traffic_period(s, 1, 4, 11, &tlps), ==, 0);
+    /* 3 TLPs/s, a multiple of 3 (or 6) TLPs: 1 s (2 s) already has one */
+    g_assert_cmpuint(model_traffic_period(s, 1, 3, 100, &tlps), ==,
+                     1000000000);
+    g_assert_cmpuint(tlps, ==, 3);
+    g_assert_cmpuint(model_traffic_period(s, 1, 6, 100, &tlps), ==,
+                     2000000000);
+    g_assert_cmpuint(tlps, ==, 6);
+    /* odd periods: 512e6 TLPs/s repeat every 125 ns (64 TLPs), 1e9 each ns */
+    stream(&s[0], 512000000, 0);
+    g_assert_cmpuint(model_traffic_period(s, 1, 1, 100, &tlps), ==, 125);
+    g_assert_cmpuint(tlps, ==, 64);
+    stream(&s[0], 1000000000, 0);
+    g_assert_cmpuint(model_traffic_period(s, 1, 1, 100, &tlps), ==, 1);
+    g_assert_cmpuint(tlps, ==, 1);
+}
+
+/*
+ * Only the first TRAFFIC_MERGE_MAX streams take part (traffic.h); equal
+ * rates tie at every TLP, so the streams pop in order 0, 1, ... The merge
+ * lives on the heap, its exact size, where ASan sees any access past it.
+ */
+static void test_merge_max(void)
+{
+    static const uint32_t counts[] = { 180, TRAFFIC_MERGE_MAX + 1 };
+    TrafficStream *s = g_new0(TrafficStream, TRAFFIC_MERGE_MAX + 1);
+    TrafficMerge *m = g_new(TrafficMerge, 1);
+
+    for (uint32_t i = 0; i <= TRAFFIC_MERGE_MAX; i++) {
+        stream(&s[i], 1000, 0);
+    }
+    for (size_t c = 0; c < G_N_ELEMENTS(counts); c++) {
+        uint32_t n = MIN(counts[c], TRAFFIC_MERGE_MAX);
+
+        model_traffic_merge_start(m, s, counts[c], 1);
+        for (uint32_t j = 0; j < 2 * n; j++) {
+            uint32_t got_s;
+            uint64_t got_k;
+
+            model_traffic_merge_pop(m, &got_s, &got_k);
+            g_assert_cmpuint(got_s, ==, j % n);
+            g_assert_cmpuint(got_k, ==, 1 + j / n);
+        }
+    }
+    g_free(m);
+    g_free(s);
 }
 
 int main(int argc, char **argv)
@@ -150,5 +195,6 @@ int main(int argc, char **argv)
     g_test_add_func("/merge-edges/ties", test_merge_ties);
     g_test_add_func("/merge-edges/end-of-time", test_merge_end_of_time);
     g_test_add_func("/merge-edges/period", test_period);
+    g_test_add_func("/merge-edges/merge-max", test_merge_max);
     return g_test_run();
 }

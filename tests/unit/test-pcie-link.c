@@ -142,6 +142,8 @@ static void test_write_split_at_mps(void)
         g_assert_cmphex(t.t[i].addr, ==, addr);
         g_assert_cmpuint(t.t[i].len, ==, lens[i]);
         g_assert_cmpuint(t.t[i].payload, ==, lens[i]);
+        /* docs/traffic.md: "a write's tag is 0" */
+        g_assert_cmphex(t.t[i].tag, ==, 0);
         addr += lens[i];
     }
     /* Writes take no tag */
@@ -408,6 +410,54 @@ static void test_dw_reads(void)
     g_assert_cmphex(tag, ==, 2);
 }
 
+/*
+ * The headers of I/O and configuration reads, whole (r5.0 2.2.7, 2.2.9;
+ * docs/traffic.md): the request is Length 1 with Last DW BE 0 and the
+ * address's bits 1:0 reserved (0); its completion is a CplD of the one DW:
+ * Length 1, Byte Count 4, Lower Address 0.
+ */
+static void test_dw_read_headers(void)
+{
+    PcieLink link = { .requester = PORT, .completer = EP,
+                      .downstream = true };
+    const uint32_t cpld = 0x4a000001;   /* Fmt 010, Type 01010, Length 1 */
+    uint8_t tag = 0x42;
+    Raw r = { 0 };
+
+    /* One byte at an odd I/O address: byte 1 of the DW at 0x1000 */
+    g_assert_cmpuint(model_pcie_link_dw(&link, TLP_TYPE_IO, false, 0x1001, 1,
+                                        &tag, raw, &r), ==, 2);
+    g_assert_cmpuint(r.n, ==, 2);
+    g_assert_cmphex(r.h[0].dw[0], ==, 0x02000001); /* IORd, Length 1 */
+    g_assert_cmphex(r.h[0].dw[1], ==, (uint32_t)PORT << 16 | 0x42 << 8 | 0x2);
+    g_assert_cmphex(r.h[0].dw[2], ==, 0x1000);
+    g_assert_cmphex(r.h[0].dw[3], ==, 0);
+    g_assert_cmphex(r.h[0].prefix, ==, 0);
+    g_assert_false(r.inbound[0]);
+    g_assert_cmpuint(r.payload[0], ==, 0);
+    g_assert_cmphex(r.h[1].dw[0], ==, cpld);
+    g_assert_cmphex(r.h[1].dw[1], ==, (uint32_t)EP << 16 | 4);
+    g_assert_cmphex(r.h[1].dw[2], ==, (uint32_t)PORT << 16 | 0x42 << 8);
+    g_assert_cmphex(r.h[1].dw[3], ==, 0);
+    g_assert_cmphex(r.h[1].prefix, ==, 0);
+    g_assert_true(r.inbound[1]);
+    g_assert_cmpuint(r.payload[1], ==, 4);
+
+    /* Bytes 2-3 of configuration register 0x40: the target's BDF */
+    r.n = 0;
+    g_assert_cmpuint(model_pcie_link_dw(&link, TLP_TYPE_CFG0, false, 0x42, 2,
+                                        &tag, raw, &r), ==, 2);
+    g_assert_cmphex(r.h[0].dw[0], ==, 0x04000001); /* CfgRd0, Length 1 */
+    g_assert_cmphex(r.h[0].dw[1], ==, (uint32_t)PORT << 16 | 0x43 << 8 | 0xc);
+    g_assert_cmphex(r.h[0].dw[2], ==, (uint32_t)EP << 16 | 0x40);
+    g_assert_cmphex(r.h[0].dw[3], ==, 0);
+    g_assert_cmphex(r.h[1].dw[0], ==, cpld);
+    g_assert_cmphex(r.h[1].dw[1], ==, (uint32_t)EP << 16 | 4);
+    g_assert_cmphex(r.h[1].dw[2], ==, (uint32_t)PORT << 16 | 0x43 << 8);
+    g_assert_cmphex(r.h[1].dw[3], ==, 0);
+    g_assert_cmphex(tag, ==, 0x44);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -421,5 +471,6 @@ int main(int argc, char **argv)
     g_test_add_func("/pcie-link/downstream-read", test_downstream_read);
     g_test_add_func("/pcie-link/config-write", test_config_write);
     g_test_add_func("/pcie-link/dw-reads", test_dw_reads);
+    g_test_add_func("/pcie-link/dw-read-headers", test_dw_read_headers);
     return g_test_run();
 }

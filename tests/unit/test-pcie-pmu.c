@@ -347,12 +347,65 @@ static void test_trigger(void)
     /* shorter than 2^trig_len: nor 16 "< 16" */
     g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s16, &below16, 3), ==,
                      UINT64_MAX);
+    /*
+     * UINT64_MAX for any @k0 when no length fires, the largest numbers
+     * included: the search looks at one pattern's worth, then stops.
+     */
+    g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s, &above8,
+                                                UINT64_MAX - TRAFFIC_PATTERN),
+                     ==, UINT64_MAX);
+    /* ... and finds the TLP that fires up there too, k0 + i not wrapping */
+    g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s, &above4, UINT64_MAX - 15),
+                     ==, UINT64_MAX - 15);
+    g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s, &above4, UINT64_MAX - 1),
+                     ==, UINT64_MAX - 1);
+    g_assert_cmpuint(model_pcie_pmu_trigger_tlp(&s, &above4, UINT64_MAX), ==,
+                     UINT64_MAX);
     k = model_pcie_pmu_trigger_tlp(&mixed, &above8, 100);
     g_assert_cmpuint(k, <, 100 + TRAFFIC_PATTERN);
     g_assert_cmpuint(model_traffic_len(&mixed.flow, k), >, 8);
     for (uint64_t j = 100; j < k; j++) {
         g_assert_cmpuint(model_traffic_len(&mixed.flow, j), <=, 8);
     }
+}
+
+/*
+ * One real TLP (model_pcie_pmu_tlp_sums) counts as one TLP of its stream
+ * would: its delay, and the header DWs and payload len_mode selects (none
+ * for a read request); one the threshold leaves out counts nothing.
+ */
+static void test_tlp_sums(void)
+{
+    const PciePmuFilter payload = { .len_mode = PCIE_PMU_LEN_PAYLOAD };
+    const PciePmuFilter header = { .len_mode = PCIE_PMU_LEN_HEADER };
+    const PciePmuFilter long_only = { .thr_en = true, .thr_len = 3,
+                                      .len_mode = PCIE_PMU_LEN_BOTH };
+    PciePmuSums sums = { 0 };
+
+    model_pcie_pmu_tlp_sums(&both, TRAFFIC_POSTED, 16, 4, 250, &sums);
+    g_assert_cmpuint(sums.tlps, ==, 1);
+    g_assert_cmpuint(sums.bytes, ==, (16 + 4) * 4);
+    g_assert_cmpuint(sums.delay_ns, ==, 250);
+    /* Each call adds to the sums */
+    model_pcie_pmu_tlp_sums(&header, TRAFFIC_COMPLETION, 1, 3, 0, &sums);
+    g_assert_cmpuint(sums.tlps, ==, 2);
+    g_assert_cmpuint(sums.bytes, ==, 80 + 3 * 4);
+    model_pcie_pmu_tlp_sums(&payload, TRAFFIC_COMPLETION, 1, 3, 0, &sums);
+    g_assert_cmpuint(sums.tlps, ==, 3);
+    g_assert_cmpuint(sums.bytes, ==, 92 + 4);
+    model_pcie_pmu_tlp_sums(&both, TRAFFIC_NON_POSTED, 8, 3, 0, &sums);
+    g_assert_cmpuint(sums.tlps, ==, 4);
+    g_assert_cmpuint(sums.bytes, ==, 96 + 3 * 4);
+    g_assert_cmpuint(sums.delay_ns, ==, 250);
+    /* Threshold: Length >= 2^3 DW counts, 7 DW does not */
+    model_pcie_pmu_tlp_sums(&long_only, TRAFFIC_POSTED, 7, 3, 100, &sums);
+    g_assert_cmpuint(sums.tlps, ==, 4);
+    g_assert_cmpuint(sums.bytes, ==, 108);
+    g_assert_cmpuint(sums.delay_ns, ==, 250);
+    model_pcie_pmu_tlp_sums(&long_only, TRAFFIC_POSTED, 8, 3, 100, &sums);
+    g_assert_cmpuint(sums.tlps, ==, 5);
+    g_assert_cmpuint(sums.bytes, ==, 108 + (8 + 3) * 4);
+    g_assert_cmpuint(sums.delay_ns, ==, 350);
 }
 
 int main(int argc, char **argv)
@@ -366,5 +419,6 @@ int main(int argc, char **argv)
                     test_latency_ignores_filters);
     g_test_add_func("/pcie-pmu/sums", test_sums);
     g_test_add_func("/pcie-pmu/trigger", test_trigger);
+    g_test_add_func("/pcie-pmu/tlp-sums", test_tlp_sums);
     return g_test_run();
 }

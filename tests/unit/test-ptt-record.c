@@ -312,34 +312,50 @@ static size_t reference_trace(uint8_t *out, size_t max, const TrafficStream *s,
     return done;
 }
 
+/* TLPs of @s[0..@n) in [t0, end), counted without the merge */
+static uint64_t count_tlps(const TrafficStream *s, uint32_t n, int64_t t0,
+                           int64_t end)
+{
+    uint64_t tlps = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        tlps += model_traffic_count_before(&s[i].flow, end) -
+                model_traffic_count_before(&s[i].flow, t0);
+    }
+    return tlps;
+}
+
 /*
- * Generate [t0, end) with ptt-trace.c in pieces of random sizes; every
- * byte must equal the reference, and each peek the next record's time.
+ * Generate [t0, end) with ptt-trace.c in pieces of 1 to @piece_max
+ * records; every byte must equal the reference, each peek the next
+ * record's time, and the last one TRAFFIC_NEVER. The generator starts
+ * from memory filled with @garbage (the device's g_new() does not zero it:
+ * nothing may read what start did not set, even of a stream with no TLP).
  * Returns whether the block replay took part.
  */
-static bool check_trace(const TrafficStream *s, uint32_t n, int64_t t0,
-                        int64_t end, bool format_8dw, int64_t time_base)
+static bool check_trace_pieces(const TrafficStream *s, uint32_t n, int64_t t0,
+                               int64_t end, bool format_8dw,
+                               int64_t time_base, uint32_t piece_max,
+                               uint8_t garbage)
 {
     static PttTraceGen gen;
     size_t size = format_8dw ? PTT_RECORD_8DW_SIZE : PTT_RECORD_4DW_SIZE;
     size_t max = 200000, want, got = 0;
-    uint64_t tlps = 0;
     uint8_t *ref = g_malloc(max * size), *out = g_malloc(max * size);
     static TrafficMerge times;
 
     want = reference_trace(ref, max, s, n, t0, end, format_8dw, time_base);
     g_assert_cmpuint(want, <, max);
-    /* one record per TLP in [t0, end), counted without the merge */
-    for (uint32_t i = 0; i < n; i++) {
-        tlps += model_traffic_count_before(&s[i].flow, end) -
-                model_traffic_count_before(&s[i].flow, t0);
-    }
-    g_assert_cmpuint(want, ==, tlps);
+    /* one record per TLP in [t0, end) */
+    g_assert_cmpuint(want, ==, count_tlps(s, n, t0, end));
     model_traffic_merge_start(&times, s, n, t0);
+    memset(&gen, garbage, sizeof(gen));
     model_ptt_trace_start(&gen, s, n, t0, end, format_8dw, time_base);
     for (;;) {
         int64_t next = model_traffic_merge_peek(&times);
-        uint32_t piece = g_test_rand_int_range(1, 700), filled;
+        uint32_t piece = piece_max > 1 ?
+                         g_test_rand_int_range(1, piece_max + 1) : 1;
+        uint32_t filled;
 
         g_assert_cmpint(model_ptt_trace_peek(&gen), ==,
                         next < end ? next : TRAFFIC_NEVER);
@@ -359,6 +375,8 @@ static bool check_trace(const TrafficStream *s, uint32_t n, int64_t t0,
         }
     }
     g_assert_cmpuint(got, ==, want);
+    /* none left before the end, even when a TLP comes right at it */
+    g_assert_cmpint(model_ptt_trace_peek(&gen), ==, TRAFFIC_NEVER);
     for (size_t i = 0; i < want; i++) {
         if (memcmp(out + i * size, ref + i * size, size)) {
             GString *d = g_string_new(NULL);
@@ -375,6 +393,13 @@ static bool check_trace(const TrafficStream *s, uint32_t n, int64_t t0,
     g_free(ref);
     g_free(out);
     return gen.replaying;
+}
+
+static bool check_trace(const TrafficStream *s, uint32_t n, int64_t t0,
+                        int64_t end, bool format_8dw, int64_t time_base)
+{
+    return check_trace_pieces(s, n, t0, end, format_8dw, time_base, 699,
+                              0xa5);
 }
 
 /* @eps endpoints of the default profile, under @tune, from @epoch_t on */
@@ -443,6 +468,212 @@ static void test_trace_epochs_and_wraps(void)
     g_assert_false(check_trace(s, n, t0, t0 + 20000000, true, 0));
 }
 
+/* One endpoint with the streams of @spec, from @epoch_t on */
+static uint32_t spec_streams(TrafficStream *s, const TrafficSpec *spec,
+                             uint32_t mmio_size, int64_t epoch_t)
+{
+    TrafficTuning tune = TRAFFIC_TUNING_RESET;
+
+    model_traffic_endpoint_streams(s, 5, spec, 0x0100, 0x0080, 0x10000000,
+                                   mmio_size, &tune, epoch_t);
+    return TRAFFIC_ENDPOINT_STREAMS;
+}
+
+/*
+ * ptt-trace.h: "traces shorter than two periods take the merge all the
+ * way"; from two periods on the block is replayed. The default endpoint's
+ * order repeats every 3.2 ms (16 TLPs of its 5000/s stream) with 1424
+ * TLPs; at a multiple of 3.2 ms after the epoch every stream has a TLP.
+ */
+static void test_trace_two_periods(void)
+{
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning mid = TRAFFIC_TUNING_RESET;
+    uint32_t n = make_streams(s, 1, &mid, 1000);
+    uint64_t tlps = 0;
+    int64_t period = 3200000, t0 = 1000 + 10 * period;
+
+    g_assert_cmpuint(model_traffic_period(s, n, TRAFFIC_PATTERN,
+                                          PTT_TRACE_BLOCK_MAX, &tlps), ==,
+                     period);
+    g_assert_cmpuint(tlps, ==, 1424);
+    for (unsigned f = 0; f < 2; f++) {
+        /* two periods; the next TLP comes at the end */
+        g_assert_cmpuint(count_tlps(s, n, t0, t0 + 2 * period), ==,
+                         2 * tlps);
+        g_assert_true(check_trace(s, n, t0, t0 + 2 * period, f, 0));
+        /* one TLP short: the 200000/s stream's alone, 5 us before */
+        g_assert_cmpuint(count_tlps(s, n, t0, t0 + 2 * period - 5000), ==,
+                         2 * tlps - 1);
+        g_assert_false(check_trace(s, n, t0, t0 + 2 * period - 5000, f,
+                                   0));
+    }
+}
+
+/*
+ * Rates of 8192 * m TLPs/s: TLP k + 16 comes 1e9 * 16 / (8192 * m) ns =
+ * 5^9 / m ns after TLP k, so the order repeats every 5^9 ns, an odd number
+ * of ns: each period the 8DW time advances by an odd amount, and the 4DW
+ * time's low 11 bits by 5^9 mod 2^11 = 1381.
+ */
+static void test_trace_odd_period(void)
+{
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
+    uint32_t n;
+    uint64_t tlps = 0;
+
+    model_traffic_profile_default(spec);
+    for (unsigned i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        spec[i].rate = 8192 * (i + 1);
+    }
+    n = spec_streams(s, spec, 0x4000, 777);
+    g_assert_cmpuint(model_traffic_period(s, n, TRAFFIC_PATTERN,
+                                          PTT_TRACE_BLOCK_MAX, &tlps), ==,
+                     1953125);
+    for (unsigned f = 0; f < 2; f++) {
+        g_assert_true(check_trace(s, n, 5000000, 25000000, f, 1234));
+    }
+}
+
+/*
+ * Fmt[1:0], Type, Length and header DW1-2 of record @r, in either format
+ * (hisi-ptt.md: the 4DW DW0 holds Fmt[1:0] at 31:30, Type at 29:25 and
+ * Length at 20:11; an 8DW record has header DW0-3 at bytes 8-23)
+ */
+typedef struct RecordHeader {
+    unsigned fmt, type, len;
+    uint32_t dw1, dw2;
+} RecordHeader;
+
+static RecordHeader record_header(const uint8_t *r, bool format_8dw)
+{
+    uint32_t dw0 = le32(format_8dw ? r + 8 : r);
+    const uint8_t *dw1 = r + (format_8dw ? 12 : 4);
+
+    return (RecordHeader) {
+        .fmt = format_8dw ? (dw0 >> 29) & 3 : dw0 >> 30,
+        .type = format_8dw ? (dw0 >> 24) & 0x1f : (dw0 >> 25) & 0x1f,
+        .len = format_8dw ? dw0 & 0x3ff : (dw0 >> 11) & 0x3ff,
+        .dw1 = le32(dw1),
+        .dw2 = le32(dw1 + 4),
+    };
+}
+
+/*
+ * Completions of 64 to 1024 DWs: header DW1[11:0] is the Byte Count
+ * (PCIe r5.0 2.2.9; pcie-tlp.h), here the whole payload: 4 * Length,
+ * 4096 encoded as 0 (as Length 1024 is).
+ */
+static void test_trace_long_completions(void)
+{
+    static const unsigned cpl[] = { 2, 5, 6 };
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
+    static uint8_t rec[100000 * PTT_RECORD_8DW_SIZE];
+    uint32_t n;
+
+    model_traffic_profile_default(spec);
+    for (unsigned i = 0; i < G_N_ELEMENTS(cpl); i++) {
+        spec[cpl[i]].len_min = 64;
+        spec[cpl[i]].len_max = 1024;
+    }
+    n = spec_streams(s, spec, 0x4000, 0);
+    for (unsigned f = 0; f < 2; f++) {
+        size_t size = f ? PTT_RECORD_8DW_SIZE : PTT_RECORD_4DW_SIZE;
+        size_t got = reference_trace(rec, 100000, s, n, 1000000, 11000000,
+                                     f, 0);
+        unsigned high = 0;
+
+        for (size_t i = 0; i < got; i++) {
+            RecordHeader h = record_header(rec + i * size, f);
+
+            if (h.type == TLP_TYPE_CPL) {
+                g_assert_cmphex(h.dw1 & 0xfff, ==, (h.len * 4) & 0xfff);
+                high += (h.dw1 & 0xf00) != 0;
+            }
+        }
+        /* many Byte Counts from 256 up: bits 11:8 set */
+        g_assert_cmpuint(high, >, 500);
+        g_assert_true(check_trace(s, n, 1000000, 11000000, f, 0));
+    }
+}
+
+/*
+ * MMIO windows are powers of two (traffic.h): one of 1 byte, the
+ * smallest, has every MMIO request at its base (model_traffic_addr()).
+ */
+static void test_trace_one_byte_window(void)
+{
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
+    static uint8_t rec[100000 * PTT_RECORD_8DW_SIZE];
+    uint32_t n;
+
+    model_traffic_profile_default(spec);
+    n = spec_streams(s, spec, 1, 0);
+    for (unsigned f = 0; f < 2; f++) {
+        size_t size = f ? PTT_RECORD_8DW_SIZE : PTT_RECORD_4DW_SIZE;
+        size_t got = reference_trace(rec, 100000, s, n, 1000000, 11000000,
+                                     f, 0);
+        unsigned mmio = 0;
+
+        for (size_t i = 0; i < got; i++) {
+            RecordHeader h = record_header(rec + i * size, f);
+
+            /* 3DW memory requests: MMIO (DMA is above 4 GiB) */
+            if (!(h.fmt & 1) && h.type == TLP_TYPE_MEM) {
+                g_assert_cmphex(h.dw2, ==, 0x10000000);
+                mmio++;
+            }
+        }
+        /* streams 3 and 4: the CPU's MMIO writes and reads */
+        g_assert_cmpuint(mmio, ==, count_tlps(s + 3, 2, 1000000, 11000000));
+        g_assert_true(check_trace(s, n, 1000000, 11000000, f, 0));
+    }
+}
+
+/*
+ * As many streams as a trace takes (TRAFFIC_MERGE_MAX: 36 endpoints and
+ * four streams of a 37th), their 52608 TLPs per period in one block;
+ * every record's time is peeked.
+ */
+static void test_trace_merge_max_streams(void)
+{
+    static TrafficStream s[37 * TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning mid = TRAFFIC_TUNING_RESET;
+    int64_t t0 = 5000000 + g_test_rand_int_range(0, 1000000);
+    uint64_t tlps = 0;
+
+    make_streams(s, 37, &mid, 1000);
+    g_assert_cmpuint(model_traffic_period(s, TRAFFIC_MERGE_MAX,
+                                          TRAFFIC_PATTERN,
+                                          PTT_TRACE_BLOCK_MAX, &tlps), ==,
+                     3200000);
+    g_assert_cmpuint(tlps, ==, 52608);
+    for (unsigned f = 0; f < 2; f++) {
+        g_assert_true(check_trace_pieces(s, TRAFFIC_MERGE_MAX, t0,
+                                         t0 + 8000000, f, 0, 1, 0x5a));
+    }
+}
+
+/*
+ * Traces that end at, or 1 ns before, the end of time (TRAFFIC_NEVER):
+ * records and times as ever, whether the block takes part or not
+ */
+static void test_trace_end_of_time(void)
+{
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning mid = TRAFFIC_TUNING_RESET;
+    int64_t epoch = TRAFFIC_NEVER - 20000000;
+    uint32_t n = make_streams(s, 1, &mid, epoch);
+
+    for (unsigned f = 0; f < 2; f++) {
+        check_trace(s, n, epoch, TRAFFIC_NEVER - 1, f, epoch - 12345);
+        check_trace(s, n, epoch + 3000, TRAFFIC_NEVER, f, 0);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -458,5 +689,13 @@ int main(int argc, char **argv)
                     test_requester_of_streams);
     g_test_add_func("/ptt-trace/matches-records", test_trace_matches_records);
     g_test_add_func("/ptt-trace/epochs-and-wraps", test_trace_epochs_and_wraps);
+    g_test_add_func("/ptt-trace/two-periods", test_trace_two_periods);
+    g_test_add_func("/ptt-trace/odd-period", test_trace_odd_period);
+    g_test_add_func("/ptt-trace/long-completions",
+                    test_trace_long_completions);
+    g_test_add_func("/ptt-trace/one-byte-window", test_trace_one_byte_window);
+    g_test_add_func("/ptt-trace/merge-max-streams",
+                    test_trace_merge_max_streams);
+    g_test_add_func("/ptt-trace/end-of-time", test_trace_end_of_time);
     return g_test_run();
 }

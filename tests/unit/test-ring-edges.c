@@ -308,6 +308,80 @@ static void test_events_count(void)
     }
 }
 
+/*
+ * A flit is one data beat: every stream of every node of the CCN-504 has
+ * flits of length 1 ("lengths: data beats, 1 per flit", ring-traffic.h),
+ * so the length sum of any run of flits is their number.
+ */
+static void test_flit_lengths(void)
+{
+    for (unsigned node = 0; node < RING_NODES; node++) {
+        uint8_t type = model_ring_ccn504_types[node];
+        RingStream s[RING_NODE_STREAMS];
+        RingSpec spec;
+
+        model_ring_profile_default(type, &spec);
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            model_ring_node_streams(s, seed, &spec, node, type, 0);
+            for (unsigned j = 0; j < RING_NODE_STREAMS; j++) {
+                for (uint64_t k = 0; k < TRAFFIC_PATTERN; k++) {
+                    g_assert_cmpuint(model_traffic_len(&s[j].flow, k), ==,
+                                     1);
+                }
+                g_assert_cmpuint(model_traffic_len_sum(&s[j].flow, 3, 100),
+                                 ==, 97);
+            }
+        }
+    }
+}
+
+/*
+ * An HN-F's memory requests go to the SN-Fs picked by their address, as
+ * the HN-Fs interleave addresses (docs/arm-ccn.md, "The ring"), so that
+ * each memory controller takes the requests of four HN-Fs on average
+ * (docs/traffic.md: the two SN-Fs receive 2.4 M requests/s each): over
+ * the eight HN-Fs and many seeds, each SN-F takes half of them (within 5
+ * standard deviations).
+ */
+static void test_memory_interleave(void)
+{
+    uint64_t to[RING_NODES] = { 0 }, n = 0;
+
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        /* seeds far apart: nearby ones share most of their draws */
+        uint64_t sd = seed * 0x9e3779b97f4a7c15ull;
+
+        for (unsigned node = 0; node < RING_NODES; node++) {
+            const uint8_t type = model_ring_ccn504_types[node];
+            RingStream s[RING_NODE_STREAMS];
+            const RingStream *tx = &s[RING_REQ * 2 + RING_TX];
+            RingSpec spec;
+
+            if (type != RING_TYPE_HNF) {
+                continue;
+            }
+            model_ring_profile_default(type, &spec);
+            model_ring_node_streams(s, sd, &spec, node, type, 0);
+            for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
+                if (tx->present & (1u << i)) {
+                    to[tx->peer[i]]++;
+                    n++;
+                }
+            }
+        }
+    }
+    g_assert_cmpuint(n, >, 1000);
+    for (unsigned node = 0; node < RING_NODES; node++) {
+        double off = to[node] - n / 2.0;
+
+        if (model_ring_ccn504_types[node] != RING_TYPE_SNF) {
+            g_assert_cmpuint(to[node], ==, 0);
+            continue;
+        }
+        g_assert_cmpfloat(off * off, <=, 25 * n * 0.25);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -319,5 +393,8 @@ int main(int argc, char **argv)
     g_test_add_func("/ring-edges/header-fields", test_header_fields);
     g_test_add_func("/ring-edges/events-count", test_events_count);
     g_test_add_func("/ring-edges/xp-events-count", test_xp_events_count);
+    g_test_add_func("/ring-edges/flit-lengths", test_flit_lengths);
+    g_test_add_func("/ring-edges/memory-interleave",
+                    test_memory_interleave);
     return g_test_run();
 }

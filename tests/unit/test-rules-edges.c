@@ -183,6 +183,39 @@ static void test_bdf_digits(void)
     }
 }
 
+/*
+ * Each end of each range of hex digits ('0'-'9', 'a'-'f', 'A'-'F', the
+ * case of /rules-edges/bdf-digits' "aB:1F.7") in each field, and the
+ * characters just outside them refused
+ */
+static void test_bdf_digit_ends(void)
+{
+    static const char *const refused[] = {
+        "/0:00.0", ":0:00.0", "`0:00.0", "g0:00.0", "@0:00.0", "G0:00.0",
+        "00:0/.0", "00:0`.0", "00:0@.0", "00:0G.0",
+    };
+
+    g_assert_cmpint(one("ep=09:19.7,stream=all,rate=1")->ep, ==,
+                    0x09 << 8 | 0x19 << 3 | 7);
+    g_assert_cmpint(one("ep=90:09.0,stream=all,rate=1")->ep, ==,
+                    0x90 << 8 | 0x09 << 3);
+    g_assert_cmpint(one("ep=Af:1A.0,stream=all,rate=1")->ep, ==,
+                    0xaf << 8 | 0x1a << 3);
+    g_assert_cmpint(one("port=aF:0a.0,stream=all,rate=1")->port, ==,
+                    0xaf << 8 | 0x0a << 3);
+    g_assert_cmpint(one("port=A0:0A.0,stream=all,rate=1")->port, ==,
+                    0xa0 << 8 | 0x0a << 3);
+    for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
+        g_autofree char *ep = g_strdup_printf("ep=%s,stream=all,rate=1",
+                                              refused[i]);
+
+        if (ok(ep)) {
+            g_test_message("BDF '%s' accepted", refused[i]);
+            g_test_fail();
+        }
+    }
+}
+
 /* Every stream name selects its stream alone; the groups select theirs */
 static void test_streams(void)
 {
@@ -367,6 +400,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rules-edges/lengths", test_lengths);
     g_test_add_func("/rules-edges/bdfs", test_bdfs);
     g_test_add_func("/rules-edges/bdf-digits", test_bdf_digits);
+    g_test_add_func("/rules-edges/bdf-digit-ends", test_bdf_digit_ends);
     g_test_add_func("/rules-edges/streams", test_streams);
     g_test_add_func("/rules-edges/rule-count", test_rule_count);
     g_test_add_func("/rules-edges/apply", test_apply);

@@ -261,6 +261,101 @@ static void test_cpl_fields(void)
               BITS(6, 0), 0);
 }
 
+/*
+ * I/O and configuration requests (r5.0 2.2.7): Length 1, TC, Attr and TH
+ * 0; DW1 Requester ID 31:16, Tag 15:8, Last DW BE 7:4 0, First DW BE 3:0;
+ * DW2 the I/O address 31:2, or the target's BDF 31:16 and the register
+ * 11:2, bits 1:0 reserved (0). A read of DW 0 from requester 0, tag 0, is
+ * the base; each argument alone moves its field.
+ */
+static void test_dw_fields(void)
+{
+    const uint32_t io = field(H_TYPE, 0x02) | 1;
+    PcieTlp t;
+
+    memset(&t, 0xa5, sizeof(t));
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0, 0xf, 0, 0);
+    check_tlp(&t, io, 0xf, 0, 0);
+
+    /* Requester ID, Tag */
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0, 0xf, 0xffff, 0);
+    check_tlp(&t, io, BITS(31, 16) | 0xf, 0, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0, 0xf, 1, 0);
+    check_tlp(&t, io, BITS(16, 16) | 0xf, 0, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0, 0xf, 0, 0xff);
+    check_tlp(&t, io, BITS(15, 8) | 0xf, 0, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0, 0xf, 0, 1);
+    check_tlp(&t, io, BITS(8, 8) | 0xf, 0, 0);
+    /* First DW BE as given, Last DW BE 0 */
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0, 0x1, 0, 0);
+    check_tlp(&t, io, 0x1, 0, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0, 0x8, 0, 0);
+    check_tlp(&t, io, 0x8, 0, 0);
+    /* A write is Fmt 010, still Length 1 */
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, true, 0, 0xf, 0, 0);
+    check_tlp(&t, io | field(H_FMT, 2), 0xf, 0, 0);
+
+    /* I/O address: bits 31:2 go, bits 1:0 are reserved */
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0xfffffffc, 0xf, 0, 0);
+    check_tlp(&t, io, 0xf, 0xfffffffc, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 4, 0xf, 0, 0);
+    check_tlp(&t, io, 0xf, 4, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 1, 0x2, 0, 0);
+    check_tlp(&t, io, 0x2, 0, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 2, 0x4, 0, 0);
+    check_tlp(&t, io, 0x4, 0, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_IO, false, 0xffffffff, 0x8, 0, 0);
+    check_tlp(&t, io, 0x8, 0xfffffffc, 0);
+
+    /* Configuration: Type 00100 and 00101, DW2 BDF and register */
+    model_pcie_tlp_dw(&t, TLP_TYPE_CFG0, false, 0xffff0ffc, 0xf, 0, 0);
+    check_tlp(&t, field(H_TYPE, 0x04) | 1, 0xf, 0xffff0ffc, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_CFG1, true, 0x00010004, 0xf, 0, 0);
+    check_tlp(&t, field(H_FMT, 2) | field(H_TYPE, 0x05) | 1, 0xf,
+              0x00010004, 0);
+    model_pcie_tlp_dw(&t, TLP_TYPE_CFG0, false, 0x02080103, 0x8, 0, 0);
+    check_tlp(&t, field(H_TYPE, 0x04) | 1, 0x8, 0x02080100, 0);
+
+    /* All at maximum */
+    model_pcie_tlp_dw(&t, TLP_TYPE_CFG1, true, 0xffff0fff, 0xf, 0xffff, 0xff);
+    check_tlp(&t, field(H_FMT, 2) | field(H_TYPE, 0x05) | 1,
+              BITS(31, 8) | 0xf, 0xffff0ffc, 0);
+    g_assert_cmpuint(model_pcie_tlp_len_dw(&t), ==, 1);
+}
+
+/*
+ * Completions without data (figure 2-21; 2.2.9): Fmt 000, Type 01010,
+ * Length reserved (0); DW1 Completer ID 31:16, Status SC (0), BCM 0, Byte
+ * Count 4; DW2 Requester ID 31:16, Tag 15:8, R 0, Lower Address 0.
+ */
+static void test_cpl_nodata_fields(void)
+{
+    const uint32_t cpl = field(H_TYPE, 0x0a);
+    PcieTlp t;
+
+    memset(&t, 0xa5, sizeof(t));
+    model_pcie_tlp_cpl(&t, 0, 0, 0);
+    check_tlp(&t, cpl, 4, 0, 0);
+    g_assert_cmpuint(model_pcie_tlp_type(&t), ==, TLP_TYPE_CPL);
+    g_assert_false(model_pcie_tlp_has_data(&t));
+    g_assert_cmpuint(model_pcie_tlp_len_dw(&t), ==, 0);
+
+    model_pcie_tlp_cpl(&t, 0xffff, 0, 0);
+    check_tlp(&t, cpl, BITS(31, 16) | 4, 0, 0);
+    model_pcie_tlp_cpl(&t, 1, 0, 0);
+    check_tlp(&t, cpl, BITS(16, 16) | 4, 0, 0);
+    model_pcie_tlp_cpl(&t, 0, 0xffff, 0);
+    check_tlp(&t, cpl, 4, BITS(31, 16), 0);
+    model_pcie_tlp_cpl(&t, 0, 1, 0);
+    check_tlp(&t, cpl, 4, BITS(16, 16), 0);
+    model_pcie_tlp_cpl(&t, 0, 0, 0xff);
+    check_tlp(&t, cpl, 4, BITS(15, 8), 0);
+    model_pcie_tlp_cpl(&t, 0, 0, 1);
+    check_tlp(&t, cpl, 4, BITS(8, 8), 0);
+    model_pcie_tlp_cpl(&t, 0xffff, 0xffff, 0xff);
+    check_tlp(&t, cpl, BITS(31, 16) | 4, BITS(31, 8), 0);
+}
+
 /* The accessors read the fields back from where the spec puts them */
 static void test_accessors(void)
 {
@@ -441,6 +536,8 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tlp-fields/mem", test_mem_fields);
     g_test_add_func("/tlp-fields/cpl", test_cpl_fields);
+    g_test_add_func("/tlp-fields/dw", test_dw_fields);
+    g_test_add_func("/tlp-fields/cpl-nodata", test_cpl_nodata_fields);
     g_test_add_func("/tlp-fields/accessors", test_accessors);
     g_test_add_func("/tlp-fields/record4-dw0", test_record4_fields);
     g_test_add_func("/tlp-fields/record4-time", test_record4_time);

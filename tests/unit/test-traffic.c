@@ -330,6 +330,61 @@ static void test_endpoint_profile(void)
     g_assert_cmphex(s[3].addr_window, ==, 4096);
 }
 
+/*
+ * The TLPs of each stream of the profile, as the table of docs/traffic.md
+ * gives them: MWr, MRd or CplD (DMA above 4 GiB with 4DW headers, the
+ * BAR below it with 3DW ones), Length the stream's length of TLP k, the
+ * requester (model_traffic_requester()) and completer IDs, and the CplD
+ * answering a read as a whole: Byte Count its 4 * Length bytes.
+ */
+static void test_stream_tlps(void)
+{
+    static const struct {
+        unsigned fmt, type;
+        bool cpl_from_ep;
+    } want[TRAFFIC_ENDPOINT_STREAMS] = {
+        { TLP_FMT_4DW_DATA, TLP_TYPE_MEM, false },  /* dma-write */
+        { TLP_FMT_4DW_NODATA, TLP_TYPE_MEM, false }, /* dma-read */
+        { TLP_FMT_3DW_DATA, TLP_TYPE_CPL, false },  /* dma-read-cpl */
+        { TLP_FMT_3DW_DATA, TLP_TYPE_MEM, false },  /* mmio-write */
+        { TLP_FMT_3DW_NODATA, TLP_TYPE_MEM, false }, /* mmio-read */
+        { TLP_FMT_3DW_DATA, TLP_TYPE_CPL, true },   /* mmio-read-cpl */
+        { TLP_FMT_3DW_DATA, TLP_TYPE_CPL, true },   /* p2p-cpl */
+    };
+    TrafficTuning tune = TRAFFIC_TUNING_RESET;
+    TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
+
+    model_traffic_profile_default(spec);
+    model_traffic_endpoint_streams(s, 7, spec, 0x0100, 0x0080, 0x10000000,
+                                   4096, &tune, 0);
+    for (int i = 0; i < TRAFFIC_ENDPOINT_STREAMS; i++) {
+        for (uint64_t k = 0; k < 40; k++) {
+            unsigned len = model_traffic_len(&s[i].flow, k);
+            PcieTlp t;
+
+            g_test_message("stream %d, TLP %" G_GUINT64_FORMAT, i, k);
+            model_traffic_tlp(&s[i], k, &t);
+            g_assert_cmphex(model_pcie_tlp_fmt(&t), ==, want[i].fmt);
+            g_assert_cmphex(model_pcie_tlp_type(&t), ==, want[i].type);
+            g_assert_cmpuint(model_pcie_tlp_len_dw(&t), ==, len);
+            if (want[i].type != TLP_TYPE_CPL) {
+                g_assert_cmphex(t.dw[1] >> 16, ==,
+                                model_traffic_requester(&s[i]));
+                continue;
+            }
+            /* completer, then requester */
+            g_assert_cmphex(t.dw[1] >> 16, ==,
+                            want[i].cpl_from_ep ? 0x0100 : 0x0080);
+            g_assert_cmphex(t.dw[2] >> 16, ==,
+                            want[i].cpl_from_ep ? 0x0080 : 0x0100);
+            g_assert_cmphex(t.dw[2] >> 16, ==,
+                            model_traffic_requester(&s[i]));
+            g_assert_cmpuint(t.dw[1] & 0xfff, ==, (len * 4) & 0xfff);
+        }
+    }
+}
+
 static void test_merge(void)
 {
     TrafficSpec spec[TRAFFIC_ENDPOINT_STREAMS];
@@ -543,6 +598,7 @@ int main(int argc, char **argv)
     g_test_add_func("/traffic/pause-keeps-phase", test_pause_keeps_phase);
     g_test_add_func("/traffic/changes-linear", test_changes_linear);
     g_test_add_func("/traffic/endpoint-profile", test_endpoint_profile);
+    g_test_add_func("/traffic/stream-tlps", test_stream_tlps);
     g_test_add_func("/traffic/merge", test_merge);
     g_test_add_func("/traffic/period", test_period);
     g_test_add_func("/traffic/rules", test_rules);

@@ -137,7 +137,10 @@ void model_pcie_pmu_tlp_sums(const PciePmuFilter *f, uint8_t kind,
 uint64_t model_pcie_pmu_trigger_tlp(const TrafficStream *s,
                                     const PciePmuFilter *f, uint64_t k0)
 {
-    for (uint64_t k = k0; k < k0 + TRAFFIC_PATTERN; k++) {
+    /* k0 + i must not wrap: UINT64_MAX itself is the answer "none" */
+    for (uint64_t i = 0; i < TRAFFIC_PATTERN && i < UINT64_MAX - k0; i++) {
+        uint64_t k = k0 + i;
+
         if (model_pcie_pmu_fires_trigger(f, model_traffic_len(&s->flow, k))) {
             return k;
         }

@@ -131,10 +131,19 @@ static void start_replay(PttTraceGen *g)
 
     for (uint32_t i = 0; i < g->n; i++) {
         PttStreamRecords *r = &g->records[i];
-        uint64_t tag_step = r->period_tlps & 0xff;
-        uint64_t addr_step = (r->period_tlps * TRAFFIC_ADDR_STRIDE) &
-                             r->addr_mask;
+        uint64_t tag_step;
+        uint64_t addr_step;
         uint64_t mask[4] = { 0 }, step[4] = { 0 };
+
+        /*
+         * A stream with no TLP in the first period (rate 0) has none in
+         * any: its records were never built, and nothing reads them.
+         */
+        if (!r->ready) {
+            continue;
+        }
+        tag_step = r->period_tlps & 0xff;
+        addr_step = (r->period_tlps * TRAFFIC_ADDR_STRIDE) & r->addr_mask;
 
         mask[h1] = 0xff * r->tag_mul_dw1;
         step[h1] = tag_step * r->tag_mul_dw1;
