@@ -11,8 +11,11 @@
  * address, by a fixed amount per stream. So the records of the first period
  * are kept as a block, and each later period is the block with those fields
  * advanced, a few vector operations per record. Sets of streams whose
- * period holds more than PTT_TRACE_BLOCK_MAX TLPs, and traces shorter than
- * two periods, take the merge all the way.
+ * period holds more than PTT_TRACE_BLOCK_MAX TLPs, traces with fewer TLPs
+ * than two periods hold, and traces that end less than 2 * UINT32_MAX ns
+ * (about 8.6 s) before TRAFFIC_NEVER (their 32-bit block times could
+ * overflow) take the merge all the way. Either way the records are the
+ * same.
  *
  * Plain C with no QEMU headers: the host unit tests and benchmarks use it.
  *
