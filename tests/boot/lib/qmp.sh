@@ -55,10 +55,13 @@ qmp() {
 
 # Quiet seconds do not end the wait: a PCIe hot-unplug takes 5 s and more
 # (pciehp's attention button delay) before QEMU sends DEVICE_DELETED.
+# One read to the deadline, not a read per second: busybox's read drops the
+# part of a line it has read when its time runs out, and an event that
+# straddled a second would be lost.
 qmp_event() {
-	local line end=$(($(date +%s) + ${2:-20}))
-	while [ "$(date +%s)" -lt $end ]; do
-		read -r -t 1 line <&9 || continue
+	local line left end=$(($(date +%s) + ${2:-20}))
+	while left=$((end - $(date +%s))) && [ "$left" -gt 0 ]; do
+		read -r -t "$left" line <&9 || break
 		case $line in
 		*'"event": "'"$1"'"'*) echo "$line"; return 0 ;;
 		esac
