@@ -74,6 +74,13 @@ typedef struct TrafficRingNode {
     uint8_t node;
     uint8_t type;
     TrafficPhase phase[RING_NODE_STREAMS];
+    /*
+     * Not migrated: the node's flits for @flits_seed, kept because an XP
+     * counter rebuilds the streams of every node on its ring at each read
+     */
+    bool has_flits;
+    uint64_t flits_seed;
+    RingStream flits[RING_NODE_STREAMS];
 } TrafficRingNode;
 
 struct HisiTraffic {
@@ -286,7 +293,7 @@ static void traffic_nic_carry(HisiTraffic *t, const NicStream *old,
 
 /* The streams of ring node @r as the settings are now, from where they stand */
 static void traffic_ring_build(HisiTraffic *t, RingStream *out,
-                               const TrafficRingNode *r)
+                               TrafficRingNode *r)
 {
     RingSpec spec;
 
@@ -295,7 +302,13 @@ static void traffic_ring_build(HisiTraffic *t, RingStream *out,
     if (t->paused) {
         memset(&spec, 0, sizeof(spec));
     }
-    model_ring_node_streams(out, t->seed, &spec, r->node, r->type, 0);
+    if (!r->has_flits || r->flits_seed != t->seed) {
+        model_ring_node_flits(r->flits, t->seed, r->node, r->type);
+        r->flits_seed = t->seed;
+        r->has_flits = true;
+    }
+    memcpy(out, r->flits, sizeof(r->flits));
+    model_ring_node_flows(out, t->seed, &spec, 0);
     model_ring_node_phase_set(out, r->phase);
 }
 
@@ -802,6 +815,10 @@ static int traffic_post_load(void *opaque, int version_id)
         if (t->nics[i].n_phase < 2) {
             return -EINVAL;
         }
+    }
+    /* The rings came in fresh memory, without the flits they keep */
+    for (int i = 0; i < t->n_rings; i++) {
+        t->rings[i].has_flits = false;
     }
     return 0;
 }

@@ -711,18 +711,28 @@ static void test_overflow_fast(void)
     qtest_quit(qts);
 }
 
-/* A watchpoint on the MN's DVM operations, as the mn_dvmop event sets it */
-static void test_watchpoint_opcode(void)
+/*
+ * Counter @idx counts the MN's DVM operations with its XP's watchpoint 0,
+ * as the mn_dvmop event sets it
+ */
+static void ccn_count_mn_dvm(QTestState *qts, unsigned idx)
 {
-    QTestState *qts = ccn_init();
     uint64_t any_h = MAKE_64BIT_MASK(0, XP_DT_CMP_H_BITS);
-    uint32_t dvm, any;
 
     /* dir 1 (sent), port 0, vc 0; all but the opcode masked */
     ccn_watch(qts, MN_XP, FIELD_DP32(0, XP_DT_INTERFACE_SEL, IO_SEL, 1),
               FIELD_DP64(0, XP_DT_CMP_VAL_H, OPCODE, DVM_OPCODE),
               any_h & ~R_XP_DT_CMP_VAL_H_OPCODE_MASK);
-    ccn_counter_select(qts, 0, MN_XP, DT_CONFIG_WP0);
+    ccn_counter_select(qts, idx, MN_XP, DT_CONFIG_WP0);
+}
+
+/* A watchpoint on the MN's DVM operations, as the mn_dvmop event sets it */
+static void test_watchpoint_opcode(void)
+{
+    QTestState *qts = ccn_init();
+    uint32_t dvm, any;
+
+    ccn_count_mn_dvm(qts, 0);
     /* watchpoint 1 on the same port: every request the MN sends */
     ccn_watch_any(qts, MN_XP, 1, 0, DIR_TX, VC_REQ);
     ccn_counter_select(qts, 1, MN_XP, DT_CONFIG_WP0 + 1);
@@ -733,6 +743,47 @@ static void test_watchpoint_opcode(void)
     g_assert_cmpuint(dvm, <, 1000);
     g_assert_cmpuint(any, ==, 1000);
     qtest_quit(qts);
+}
+
+/*
+ * The MN's DVM operations in 0.1 s with seed @seed (@before), then in the
+ * next 0.1 s (@after), after a qom-set of the seed to 2 between them
+ */
+static void ccn_dvm_across_seed_change(uint64_t seed, uint32_t *before,
+                                       uint32_t *after)
+{
+    g_autofree char *traffic =
+        g_strdup_printf("hisi-traffic,id=t0,seed=%" PRIu64, seed);
+    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, MN_XP);
+    ccn_count_mn_dvm(qts, 0);
+    qtest_clock_step(qts, 100000000);
+    *before = ccn_counter(qts, 0);
+    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': '/objects/t0', 'property': 'seed', "
+                             "'value': 2}}");
+    qtest_clock_step(qts, 100000000);
+    *after = ccn_counter(qts, 0) - *before;
+    qtest_quit(qts);
+}
+
+/*
+ * A new seed draws new flits for every node, also for one whose flits
+ * were drawn (and counted) before. Flows of one-beat flits keep their pace
+ * whatever the seed, so after the change a machine that started with
+ * another seed counts what one that had the new seed all along counts.
+ */
+static void test_seed_change(void)
+{
+    uint32_t before1, after1, before2, after2;
+
+    ccn_dvm_across_seed_change(1, &before1, &after1);
+    ccn_dvm_across_seed_change(2, &before2, &after2);
+    /* the two seeds draw different flits: the test can tell them apart */
+    g_assert_cmpuint(before1, !=, before2);
+    g_assert_cmpuint(after1, ==, after2);
 }
 
 /* No register there */
@@ -1030,6 +1081,7 @@ int main(int argc, char **argv)
                    test_err_sig_val_intr_disabled);
     qtest_add_func("/arm-ccn/overflow-fast", test_overflow_fast);
     qtest_add_func("/arm-ccn/watchpoint-opcode", test_watchpoint_opcode);
+    qtest_add_func("/arm-ccn/seed-change", test_seed_change);
     qtest_add_func("/arm-ccn/bad-accesses", test_bad_accesses);
     qtest_add_func("/arm-ccn/counter-on-missing-xp",
                    test_counter_on_missing_xp);

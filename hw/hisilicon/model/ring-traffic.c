@@ -307,7 +307,6 @@ static void draw_flit(RingStream *s, uint64_t key, unsigned i)
  */
 static void hnf_memory_requests(RingStream *tx, const RingStream *rx)
 {
-    tx->flow = rx->flow;
     tx->present = 0;
     for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
         uint8_t op = extract_opcode(rx->hdr_h[i]) >= OP_FIRST_WRITE ?
@@ -323,24 +322,26 @@ static void hnf_memory_requests(RingStream *tx, const RingStream *rx)
     }
 }
 
-void model_ring_node_streams(RingStream *out, uint64_t seed,
-                             const RingSpec *spec, uint8_t node, uint8_t type,
-                             int64_t epoch_t)
+/* The key of stream @stream of node @node: its flits' and its flow's */
+static uint64_t stream_key(uint64_t seed, uint8_t node, unsigned stream)
+{
+    /* "CCN" in the top bits keeps these keys apart from others */
+    return seed ^ model_traffic_mix(0x43434eull << 40 | (uint64_t)node << 8 |
+                                    stream);
+}
+
+void model_ring_node_flits(RingStream *out, uint64_t seed, uint8_t node,
+                           uint8_t type)
 {
     for (unsigned vc = 0; vc < RING_VCS; vc++) {
         for (unsigned dir = 0; dir < 2; dir++) {
             RingStream *s = &out[STREAM(vc, dir)];
-            /* "CCN" in the top bits keeps these keys apart from others */
-            uint64_t key = seed ^ model_traffic_mix(0x43434eull << 40 |
-                                                    (uint64_t)node << 8 |
-                                                    STREAM(vc, dir));
+            uint64_t key = stream_key(seed, node, STREAM(vc, dir));
 
             s->node = node;
             s->type = type;
             s->vc = vc;
             s->dir = dir;
-            model_traffic_flow_init(&s->flow, key, spec->rate[STREAM(vc, dir)],
-                                    epoch_t, 1, 1);
             s->present = (1u << TRAFFIC_PATTERN) - 1;
             for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
                 draw_flit(s, key, i);
@@ -351,6 +352,28 @@ void model_ring_node_streams(RingStream *out, uint64_t seed,
         hnf_memory_requests(&out[STREAM(RING_REQ, RING_TX)],
                             &out[STREAM(RING_REQ, RING_RX)]);
     }
+}
+
+void model_ring_node_flows(RingStream *out, uint64_t seed,
+                           const RingSpec *spec, int64_t epoch_t)
+{
+    for (unsigned i = 0; i < RING_NODE_STREAMS; i++) {
+        model_traffic_flow_init(&out[i].flow, stream_key(seed, out[i].node, i),
+                                spec->rate[i], epoch_t, 1, 1);
+    }
+    if (out->type == RING_TYPE_HNF) {
+        RingStream *tx = &out[STREAM(RING_REQ, RING_TX)];
+
+        tx->flow = out[STREAM(RING_REQ, RING_RX)].flow;
+    }
+}
+
+void model_ring_node_streams(RingStream *out, uint64_t seed,
+                             const RingSpec *spec, uint8_t node, uint8_t type,
+                             int64_t epoch_t)
+{
+    model_ring_node_flits(out, seed, node, type);
+    model_ring_node_flows(out, seed, spec, epoch_t);
 }
 
 void model_ring_node_phase_set(RingStream *s,

@@ -131,10 +131,23 @@ void model_ring_profile_default(uint8_t type, RingSpec *spec);
  * The RING_NODE_STREAMS streams of node @node of @type, from @epoch_t ns on,
  * into @out, in the order vc * 2 + dir. An HN-F's REQ TX stream is its
  * missed requests (@spec's rate for it does not apply).
+ * model_ring_node_flits() then model_ring_node_flows().
  */
 void model_ring_node_streams(RingStream *out, uint64_t seed,
                              const RingSpec *spec, uint8_t node, uint8_t type,
                              int64_t epoch_t);
+
+/*
+ * What the streams of node @node of @type carry (all but their flows):
+ * it depends on @seed and the node alone, so a caller that rebuilds a
+ * node's streams often keeps it and sets only the flows.
+ */
+void model_ring_node_flits(RingStream *out, uint64_t seed, uint8_t node,
+                           uint8_t type);
+
+/* The flows of a node's streams @out (flits set), from @epoch_t ns on */
+void model_ring_node_flows(RingStream *out, uint64_t seed,
+                           const RingSpec *spec, int64_t epoch_t);
 
 /*
  * Set each of a node's RING_NODE_STREAMS streams @s where @phase says it
