@@ -1683,6 +1683,56 @@ static void test_real_mixed(void)
 }
 
 /*
+ * The CPU's 1-byte accesses to the edu's BAR, traced by the root port: a
+ * write to each byte of its liveness register in a posted run, a read of
+ * each in a non-posted one. Each goes on the link as the CPU made it, a
+ * 1-DW MWr or MRd to that register's DW whose First DW BE names the byte
+ * alone (Last DW BE 0), the reads with the port's tags from 0. The edu
+ * takes only 4-byte accesses there: the writes leave the register as it
+ * was, and the reads, refused, give 0.
+ */
+static void test_real_cpu_byte_accesses(void)
+{
+    static const PttTrace rp_out_non_posted = {
+        .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .target = RP_PORT_BIT,
+    };
+    RealRecord rec[4];
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    qpci_io_writel(r.edu.dev, r.edu.bar, HISI_EDU_LIVENESS, 0x12345678);
+    for (int write = 1; write >= 0; write--) {
+        ptt_start(&r.p, write ? rp_out_posted : rp_out_non_posted);
+        for (int b = 0; b < 4; b++) {
+            if (write) {
+                qpci_io_writeb(r.edu.dev, r.edu.bar, HISI_EDU_LIVENESS + b,
+                               0xa5);
+            } else {
+                g_assert_cmphex(qpci_io_readb(r.edu.dev, r.edu.bar,
+                                              HISI_EDU_LIVENESS + b), ==, 0);
+            }
+        }
+        ptt_real_records(&r.p, rec, 4);
+        for (int b = 0; b < 4; b++) {
+            g_test_message("%s of byte %d: %08x %08x %08x %08x",
+                           write ? "write" : "read", b, rec[b].dw[0],
+                           rec[b].dw[1], rec[b].dw[2], rec[b].dw[3]);
+            g_assert_cmphex(rec[b].dw[0], ==, write ? 0x40000001 : 0x00000001);
+            g_assert_cmphex(rec[b].dw[1], ==,
+                            0x00800000 | (write ? 0 : b << 8) | 1 << b);
+            g_assert_cmphex(rec[b].dw[2], ==,
+                            r.edu.bar.addr + HISI_EDU_LIVENESS);
+            g_assert_cmphex(rec[b].dw[3], ==, 0);
+        }
+        ptt_stop(&r.p);
+    }
+    g_assert_cmphex(qpci_io_readl(r.edu.dev, r.edu.bar, HISI_EDU_LIVENESS), ==,
+                    ~0x12345678u);
+    ptt_fini_real(&r);
+}
+
+/*
  * A real TLP that comes while the device holds a pause at a buffer end
  * (here the CPU's write to the edu while the VM is stopped) is lost, not
  * written into the next buffer.
@@ -1855,6 +1905,19 @@ static const HisiRefusal bad_properties[] = {
 #define PMUB_DEVFN          QPCI_DEVFN(0xb, 0)
 #define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
 #define RP1_PORT_BIT        0x4     /* slot 17 -> bit 2 */
+#define RP1_ARGS            "pcie-root-port,id=rp1,bus=pcie.0,chassis=2," \
+                            "addr=0x11"
+
+/* Number root port rp1's secondary bus 2, as firmware would */
+static void ptt_number_rp1(Ptt *p)
+{
+    QPCIDevice *rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
+
+    g_assert_nonnull(rp1);
+    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
+    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
+    g_free(rp1);
+}
 
 /*
  * An NVMe controller (hw/nvme) below root port 00:11.0 (bus 2), driven as
@@ -1895,8 +1958,7 @@ static void nvme_init(Nvme *n)
     QPCIDevice *rp1;
 
     ptt_init(&n->p, ",id=ptt,traffic=t0", "-object",
-             "hisi-traffic,id=t0,source=real", "-device",
-             "pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11",
+             "hisi-traffic,id=t0,source=real", "-device", RP1_ARGS,
              "-device", "nvme,bus=rp1,serial=hisi0", NULL);
     rp1 = qpci_device_find(&n->p.bus.bus, RP1_DEVFN);
     g_assert_nonnull(rp1);
@@ -2020,11 +2082,8 @@ static void test_real_link_sizes(void)
 
 static void ptt_init_two_cores(Ptt *a, Ptt *b)
 {
-    QPCIDevice *rp1;
-
     ptt_init(a, ",traffic=t0,id=ptt,rp-bdf-min=0x80,rp-bdf-max=0x87",
-             "-object", "hisi-traffic,id=t0",
-             "-device", "pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11",
+             "-object", "hisi-traffic,id=t0", "-device", RP1_ARGS,
              "-device", "edu,bus=rp1",
              "-device", "hisi-ptt,bus=pcie.0,addr=0x9,sicl-id=1,traffic=t0,"
              "id=pttb,rp-bdf-min=0x88,rp-bdf-max=0x8f",
@@ -2032,11 +2091,7 @@ static void ptt_init_two_cores(Ptt *a, Ptt *b)
              "bdf-min=0x80,bdf-max=0x87",
              "-device", "hisi-pcie-pmu,bus=pcie.0,addr=0xb,sicl-id=1,"
              "traffic=t0,bdf-min=0x88,bdf-max=0x8f", NULL);
-    rp1 = qpci_device_find(&a->bus.bus, RP1_DEVFN);
-    g_assert_nonnull(rp1);
-    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
-    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
-    g_free(rp1);
+    ptt_number_rp1(a);
     *b = *a;
     b->dev = hisi_enable(a, PTTB_DEVFN, &b->bar);
 }
@@ -2322,21 +2377,13 @@ static const PttTrace rp1_dma_writes = {
 /* The PTT with root port rp1 (bus 2) and -device @rp1_endpoint, if any */
 static void ptt_init_rp1(Ptt *p, const char *rp1_endpoint)
 {
-    QPCIDevice *rp1;
-
     if (rp1_endpoint) {
-        ptt_init(p, ",id=ptt", "-device", "pcie-root-port,id=rp1,"
-                 "bus=pcie.0,chassis=2,addr=0x11", "-device", rp1_endpoint,
+        ptt_init(p, ",id=ptt", "-device", RP1_ARGS, "-device", rp1_endpoint,
                  NULL);
     } else {
-        ptt_init(p, ",id=ptt", "-device", "pcie-root-port,id=rp1,"
-                 "bus=pcie.0,chassis=2,addr=0x11", NULL);
+        ptt_init(p, ",id=ptt", "-device", RP1_ARGS, NULL);
     }
-    rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
-    g_assert_nonnull(rp1);
-    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
-    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
-    g_free(rp1);
+    ptt_number_rp1(p);
 }
 
 /*
@@ -2350,18 +2397,12 @@ static void test_real_hotplug(void)
         .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
         .target = RP1_PORT_BIT,
     };
-    QPCIDevice *rp1;
     RealRecord rec[1];
     Ptt p;
 
     ptt_init(&p, ",id=ptt,traffic=t0", "-object",
-             "hisi-traffic,id=t0,source=real", "-device",
-             "pcie-root-port,id=rp1,bus=pcie.0,chassis=2,addr=0x11", NULL);
-    rp1 = qpci_device_find(&p.bus.bus, RP1_DEVFN);
-    g_assert_nonnull(rp1);
-    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
-    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
-    g_free(rp1);
+             "hisi-traffic,id=t0,source=real", "-device", RP1_ARGS, NULL);
+    ptt_number_rp1(&p);
     for (int plug = 0; plug < 2; plug++) {
         QPCIDevice *edu;
 
@@ -2378,6 +2419,101 @@ static void test_real_hotplug(void)
         hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
     }
     hisi_fini(&p);
+}
+
+#define RP1_EDU_BDF         0x0200      /* behind root port rp1, bus 2 */
+
+/*
+ * The PTT on traffic object t0 with source=real, an edu behind each root
+ * port (00:10.0 and rp1); QEMU waits for an incoming migration if
+ * @incoming.
+ */
+static void ptt_init_real_two_ports(Ptt *p, bool incoming)
+{
+    /* without @incoming, the arguments end before "-incoming defer" */
+    ptt_init(p, ",traffic=t0,id=ptt", "-object",
+             "hisi-traffic,id=t0,source=real", "-device", RP1_ARGS,
+             "-device", "edu,bus=rp1", incoming ? "-incoming" : NULL,
+             "defer", NULL);
+    if (!incoming) {
+        ptt_number_rp1(p);
+    }
+}
+
+/* @n configuration reads of the edu @d's Vendor ID */
+static void ptt_edu_vendor_reads(QPCIDevice *d, int n)
+{
+    for (int i = 0; i < n; i++) {
+        g_assert_cmphex(qpci_config_readw(d, PCI_VENDOR_ID), ==, 0x1234);
+    }
+}
+
+/*
+ * Record @rec is a CfgRd0 of the Vendor ID (First DW BE 0x3) of @bdf from
+ * the root port at @port_devfn (on bus 0: its BDF) with @tag
+ */
+static void ptt_assert_vendor_read(const RealRecord *rec, int port_devfn,
+                                   uint16_t bdf, uint8_t tag)
+{
+    g_test_message("%08x %08x %08x %08x", rec->dw[0], rec->dw[1], rec->dw[2],
+                   rec->dw[3]);
+    g_assert_cmphex(rec->dw[0], ==, 0x04000001);
+    g_assert_cmphex(rec->dw[1], ==, port_devfn << 16 | tag << 8 | 0x3);
+    g_assert_cmphex(rec->dw[2], ==, bdf << 16 | PCI_VENDOR_ID);
+    g_assert_cmphex(rec->dw[3], ==, 0);
+}
+
+/*
+ * Every root port's tags go on across a migration, not the first port's
+ * alone: with the configuration reads of the edu behind each, 00:10.0
+ * takes tag 0 in the source and rp1 tags 0-2; in the destination their
+ * next reads take tags 1 and 3.
+ */
+static void test_real_tags_migrate_two_ports(void)
+{
+    static const PttTrace ports_np = {
+        .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .target = RP_PORT_BIT | RP1_PORT_BIT,
+    };
+    QPCIDevice *edu, *edu1;
+    RealRecord rec[4];
+    Ptt src, dst;
+
+    ptt_init_real_two_ports(&src, false);
+    /* found before the trace: finding a function reads its Vendor ID */
+    edu = qpci_device_find(&src.bus.bus, EDU_BDF);
+    edu1 = qpci_device_find(&src.bus.bus, RP1_EDU_BDF);
+    g_assert_nonnull(edu);
+    g_assert_nonnull(edu1);
+    ptt_start(&src, ports_np);
+    ptt_edu_vendor_reads(edu, 1);
+    ptt_edu_vendor_reads(edu1, 3);
+    ptt_real_records(&src, rec, 4);
+    ptt_assert_vendor_read(&rec[0], HISI_RP_DEVFN, EDU_BDF, 0);
+    for (int i = 1; i < 4; i++) {
+        ptt_assert_vendor_read(&rec[i], RP1_DEVFN, RP1_EDU_BDF, i - 1);
+    }
+    ptt_stop(&src);
+    g_free(edu);
+    g_free(edu1);
+
+    ptt_init_real_two_ports(&dst, true);
+    hisi_migrate_into(src.qts, dst.qts);
+    hisi_fini(&src);
+    edu = qpci_device_find(&dst.bus.bus, EDU_BDF);
+    edu1 = qpci_device_find(&dst.bus.bus, RP1_EDU_BDF);
+    g_assert_nonnull(edu);
+    g_assert_nonnull(edu1);
+    ptt_start(&dst, ports_np);
+    ptt_edu_vendor_reads(edu, 1);
+    ptt_edu_vendor_reads(edu1, 1);
+    ptt_real_records(&dst, rec, 2);
+    ptt_assert_vendor_read(&rec[0], HISI_RP_DEVFN, EDU_BDF, 1);
+    ptt_assert_vendor_read(&rec[1], RP1_DEVFN, RP1_EDU_BDF, 3);
+    ptt_stop(&dst);
+    g_free(edu);
+    g_free(edu1);
+    hisi_fini(&dst);
 }
 
 /* The 8DW records in buffer 0 so far, the trace stopped and in buffer 0 */
@@ -2519,8 +2655,12 @@ int main(int argc, char **argv)
                    test_real_idle_and_source);
     qtest_add_func("/hisi-ptt/real-traffic/cpu-accesses",
                    test_real_cpu_accesses);
+    qtest_add_func("/hisi-ptt/real-traffic/cpu-byte-accesses",
+                   test_real_cpu_byte_accesses);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",
                    test_real_tags_migrate);
+    qtest_add_func("/hisi-ptt/real-traffic/tags-migrate-two-ports",
+                   test_real_tags_migrate_two_ports);
     qtest_add_func("/hisi-ptt/real-traffic/mixed", test_real_mixed);
     qtest_add_func("/hisi-ptt/real-traffic/hotplug", test_real_hotplug);
     qtest_add_func("/hisi-ptt/real-traffic/window-without-bar",

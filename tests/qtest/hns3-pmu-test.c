@@ -32,6 +32,9 @@
 #define BW_SSU_RPU          0x0002
 #define BW_RPU_RCBRX        0x0006
 #define PPS_SSU_RPU         0x0102
+#define PPS_SSU_ROCE        0x0103
+#define PPS_ROCE_SSU        0x0104
+#define PPS_TPU_SSU         0x0105
 #define DLY_RPU             0x020e
 #define INTR_MSIX_NIC       0x0300
 #define UNKNOWN_EVENT       0x0307
@@ -561,7 +564,15 @@ static uint64_t closed_form_packets(const RatePiece *pieces, unsigned n,
     return work / 1000000000u + 1;
 }
 
-/* The receive streams at @rate, by qom-set of the traffic's rules */
+/* The traffic's rules, by qom-set: a change of the traffic now */
+static void pmu_set_rules(Pmu *p, const char *rules)
+{
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}", rules);
+}
+
+/* The receive streams at @rate */
 static void pmu_set_rx_rate(Pmu *p, uint64_t rate)
 {
     g_autofree char *rules = g_strdup_printf("stream=nic-all,rate=0;"
@@ -569,9 +580,7 @@ static void pmu_set_rx_rate(Pmu *p, uint64_t rate)
                                              ",len=100,latency=400,"
                                              "coalesce=10", rate);
 
-    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}", rules);
+    pmu_set_rules(p, rules);
 }
 
 /*
@@ -616,6 +625,63 @@ static void test_rule_changes_linear(void)
                      2 * (k1 - k0));
     g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 1)), ==,
                      2 * (k1 / 10 - k0 / 10));
+    hisi_fini(&p);
+}
+
+/*
+ * One event per NIC stream kind, each seen by its stage alone, and the
+ * packets per ms it counts with every stream at 1 packet per us: the
+ * queues' streams on both queues, RoCE once per function.
+ */
+static const struct {
+    const char *kind;
+    uint16_t event;
+    uint64_t per_ms;
+} kind_events[] = {
+    { "nic-tx", PPS_TPU_SSU, 2000 },
+    { "nic-rx", PPS_SSU_RPU, 2000 },
+    { "roce-tx", PPS_ROCE_SSU, 1000 },
+    { "roce-rx", PPS_SSU_ROCE, 1000 },
+};
+
+/* Slot i has counted @ms ms of kind_events[i]'s stream kind */
+static void pmu_assert_kinds_counted(Pmu *p, uint64_t ms)
+{
+    for (int i = 0; i < ARRAY_SIZE(kind_events); i++) {
+        uint64_t cnt = hisi_rdq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, i));
+
+        if (cnt != ms * kind_events[i].per_ms) {
+            g_test_message("%s", kind_events[i].kind);
+        }
+        g_assert_cmpuint(cnt, ==, ms * kind_events[i].per_ms);
+    }
+}
+
+/*
+ * While the traffic is paused no stream moves, whatever its kind; resumed,
+ * each goes on at its rate. Every interval is a whole number of the
+ * streams' 1 us period, so each counts exactly, whatever its phase.
+ */
+static void test_paused_stops_all_kinds(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_set_rules(&p, "stream=nic-all,rate=1000000,len=100");
+    for (int i = 0; i < ARRAY_SIZE(kind_events); i++) {
+        hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i),
+                pmu_event(kind_events[i].event, MODE_GLOBAL) |
+                R_EVENT_CTRL_LOW_EN_MASK);
+    }
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    qtest_clock_step(p.qts, 1000000);
+    pmu_assert_kinds_counted(&p, 1);
+    qtest_qom_set_bool(p.qts, "t0", "paused", true);
+    qtest_clock_step(p.qts, 1000000);
+    pmu_assert_kinds_counted(&p, 1);
+    qtest_qom_set_bool(p.qts, "t0", "paused", false);
+    qtest_clock_step(p.qts, 1000000);
+    pmu_assert_kinds_counted(&p, 2);
     hisi_fini(&p);
 }
 
@@ -919,6 +985,8 @@ int main(int argc, char **argv)
                         "next-overflow-by-timer", GINT_TO_POINTER(true),
                         test_migration_overflow_pending);
     qtest_add_func("/hns3-pmu/rule-changes-linear", test_rule_changes_linear);
+    qtest_add_func("/hns3-pmu/paused-stops-all-kinds",
+                   test_paused_stops_all_kinds);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
                       ARRAY_SIZE(bad_properties));
     return g_test_run();
