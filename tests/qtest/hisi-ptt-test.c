@@ -2464,6 +2464,33 @@ static void ptt_assert_vendor_read(const RealRecord *rec, int port_devfn,
 }
 
 /*
+ * In a trace of both root ports' non-posted requests, @n0 configuration
+ * reads of the edu behind 00:10.0, then @n1 of the one behind rp1; their
+ * records into @rec
+ */
+static void ptt_two_port_vendor_reads(Ptt *p, int n0, int n1,
+                                      RealRecord *rec)
+{
+    static const PttTrace ports_np = {
+        .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .target = RP_PORT_BIT | RP1_PORT_BIT,
+    };
+    /* found before the trace: finding a function reads its Vendor ID */
+    QPCIDevice *edu = qpci_device_find(&p->bus.bus, EDU_BDF);
+    QPCIDevice *edu1 = qpci_device_find(&p->bus.bus, RP1_EDU_BDF);
+
+    g_assert_nonnull(edu);
+    g_assert_nonnull(edu1);
+    ptt_start(p, ports_np);
+    ptt_edu_vendor_reads(edu, n0);
+    ptt_edu_vendor_reads(edu1, n1);
+    ptt_real_records(p, rec, n0 + n1);
+    ptt_stop(p);
+    g_free(edu);
+    g_free(edu1);
+}
+
+/*
  * Every root port's tags go on across a migration, not the first port's
  * alone: with the configuration reads of the edu behind each, 00:10.0
  * takes tag 0 in the source and rp1 tags 0-2; in the destination their
@@ -2471,48 +2498,22 @@ static void ptt_assert_vendor_read(const RealRecord *rec, int port_devfn,
  */
 static void test_real_tags_migrate_two_ports(void)
 {
-    static const PttTrace ports_np = {
-        .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
-        .target = RP_PORT_BIT | RP1_PORT_BIT,
-    };
-    QPCIDevice *edu, *edu1;
     RealRecord rec[4];
     Ptt src, dst;
 
     ptt_init_real_two_ports(&src, false);
-    /* found before the trace: finding a function reads its Vendor ID */
-    edu = qpci_device_find(&src.bus.bus, EDU_BDF);
-    edu1 = qpci_device_find(&src.bus.bus, RP1_EDU_BDF);
-    g_assert_nonnull(edu);
-    g_assert_nonnull(edu1);
-    ptt_start(&src, ports_np);
-    ptt_edu_vendor_reads(edu, 1);
-    ptt_edu_vendor_reads(edu1, 3);
-    ptt_real_records(&src, rec, 4);
+    ptt_two_port_vendor_reads(&src, 1, 3, rec);
     ptt_assert_vendor_read(&rec[0], HISI_RP_DEVFN, EDU_BDF, 0);
     for (int i = 1; i < 4; i++) {
         ptt_assert_vendor_read(&rec[i], RP1_DEVFN, RP1_EDU_BDF, i - 1);
     }
-    ptt_stop(&src);
-    g_free(edu);
-    g_free(edu1);
 
     ptt_init_real_two_ports(&dst, true);
     hisi_migrate_into(src.qts, dst.qts);
     hisi_fini(&src);
-    edu = qpci_device_find(&dst.bus.bus, EDU_BDF);
-    edu1 = qpci_device_find(&dst.bus.bus, RP1_EDU_BDF);
-    g_assert_nonnull(edu);
-    g_assert_nonnull(edu1);
-    ptt_start(&dst, ports_np);
-    ptt_edu_vendor_reads(edu, 1);
-    ptt_edu_vendor_reads(edu1, 1);
-    ptt_real_records(&dst, rec, 2);
+    ptt_two_port_vendor_reads(&dst, 1, 1, rec);
     ptt_assert_vendor_read(&rec[0], HISI_RP_DEVFN, EDU_BDF, 1);
     ptt_assert_vendor_read(&rec[1], RP1_DEVFN, RP1_EDU_BDF, 3);
-    ptt_stop(&dst);
-    g_free(edu);
-    g_free(edu1);
     hisi_fini(&dst);
 }
 
