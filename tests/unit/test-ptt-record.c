@@ -674,6 +674,32 @@ static void test_trace_end_of_time(void)
     }
 }
 
+/*
+ * ptt-trace.h: traces whose end is TRAFFIC_NEVER - 2 * UINT32_MAX or
+ * later take the merge all the way. At exactly that end the merge, 1 ns
+ * before it the block, here with six periods of the default endpoint
+ * (3.2 ms, 1424 TLPs); the records are the reference's either way.
+ */
+static void test_trace_end_of_time_cutoff(void)
+{
+    TrafficStream s[TRAFFIC_ENDPOINT_STREAMS];
+    TrafficTuning mid = TRAFFIC_TUNING_RESET;
+    int64_t cutoff = TRAFFIC_NEVER - 2 * (int64_t)UINT32_MAX;
+    int64_t epoch = cutoff - 20000000;
+    uint32_t n = make_streams(s, 1, &mid, epoch);
+    uint64_t tlps = 0;
+
+    g_assert_cmpuint(model_traffic_period(s, n, TRAFFIC_PATTERN,
+                                          PTT_TRACE_BLOCK_MAX, &tlps), ==,
+                     3200000);
+    /* enough TLPs for the block both times: only the end decides */
+    g_assert_cmpuint(count_tlps(s, n, epoch, cutoff - 1), >=, 6 * tlps);
+    for (unsigned f = 0; f < 2; f++) {
+        g_assert_false(check_trace(s, n, epoch, cutoff, f, epoch - 777));
+        g_assert_true(check_trace(s, n, epoch, cutoff - 1, f, epoch - 777));
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -697,5 +723,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ptt-trace/merge-max-streams",
                     test_trace_merge_max_streams);
     g_test_add_func("/ptt-trace/end-of-time", test_trace_end_of_time);
+    g_test_add_func("/ptt-trace/end-of-time-cutoff",
+                    test_trace_end_of_time_cutoff);
     return g_test_run();
 }

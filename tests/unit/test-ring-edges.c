@@ -382,6 +382,60 @@ static void test_memory_interleave(void)
     }
 }
 
+/*
+ * docs/traffic.md, "Details the model fixes": an HN-F sends each memory
+ * request to the a mod n-th SN-F of the n in node order, a the address
+ * field (low word 62:22, the line: address bits 47:6). The CCN-504's
+ * SN-Fs are nodes 20 and 21, so even lines go to 20 and odd ones to 21.
+ * The request keeps the address of the one it received (and misses).
+ */
+static void test_memory_by_address(void)
+{
+    unsigned to[2][2] = { { 0 } };
+
+    for (unsigned node = 0; node < RING_NODES; node++) {
+        g_assert_cmpint(model_ring_ccn504_types[node] == RING_TYPE_SNF, ==,
+                        node == 20 || node == 21);
+    }
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        uint64_t sd = seed * 0x9e3779b97f4a7c15ull;
+
+        for (unsigned node = 0; node < RING_NODES; node++) {
+            const uint8_t type = model_ring_ccn504_types[node];
+            RingStream s[RING_NODE_STREAMS];
+            const RingStream *rx = &s[RING_REQ * 2 + RING_RX];
+            const RingStream *tx = &s[RING_REQ * 2 + RING_TX];
+
+            if (type != RING_TYPE_HNF) {
+                continue;
+            }
+            model_ring_node_flits(s, sd, node, type);
+            for (unsigned i = 0; i < TRAFFIC_PATTERN; i++) {
+                uint64_t a = tx->hdr_l[i] >> 22;
+
+                if (!(tx->present & (1u << i))) {
+                    continue;
+                }
+                g_assert_cmphex(a, ==, rx->hdr_l[i] >> 22);
+                g_assert_cmpuint(tx->peer[i], ==, 20 + (a & 1));
+                /* TgtID 21:15 */
+                g_assert_cmpuint((tx->hdr_l[i] >> 15) & 0x7f, ==,
+                                 20 + (a & 1));
+                to[a & 1][(a >> 1) & 1]++;
+            }
+        }
+    }
+    /*
+     * Every line parity with either value of the next address bit: the
+     * SN-F follows bit 0 of the line (address bit 6), not a higher one
+     */
+    for (unsigned b0 = 0; b0 < 2; b0++) {
+        for (unsigned b1 = 0; b1 < 2; b1++) {
+            g_assert_cmpuint(to[b0][b1], >, 0);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -396,5 +450,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ring-edges/flit-lengths", test_flit_lengths);
     g_test_add_func("/ring-edges/memory-interleave",
                     test_memory_interleave);
+    g_test_add_func("/ring-edges/memory-by-address",
+                    test_memory_by_address);
     return g_test_run();
 }

@@ -12,10 +12,12 @@
  * are kept as a block, and each later period is the block with those fields
  * advanced, a few vector operations per record. Sets of streams whose
  * period holds more than PTT_TRACE_BLOCK_MAX TLPs, traces with fewer TLPs
- * than two periods hold, and traces that end less than 2 * UINT32_MAX ns
- * (about 8.6 s) before TRAFFIC_NEVER (their 32-bit block times could
- * overflow) take the merge all the way. Either way the records are the
- * same.
+ * than two periods hold, and traces whose end is TRAFFIC_NEVER -
+ * 2 * UINT32_MAX ns (about 8.6 s before the end of time) or later take the
+ * merge all the way: a replay works out times up to two periods, each of
+ * at most UINT32_MAX ns (block times are 32-bit), past the end, and those
+ * must not overflow. Either way the records are the same; `replaying` is
+ * set once the block replay has taken over from the merge.
  *
  * Plain C with no QEMU headers: the host unit tests and benchmarks use it.
  *
