@@ -125,14 +125,17 @@ static uint32_t ptt_ring_pos(uint32_t sts)
            FIELD_EX32(sts, TRACE_WR_STS, WRITE);
 }
 
-/* The driver's buffer set-up and trace start (hisi_ptt_trace_start) */
-static void ptt_start(Ptt *p, PttTrace t)
+/*
+ * The driver's buffer set-up and trace start (hisi_ptt_trace_start), with
+ * buffers of @size bytes (at most BUF_SIZE)
+ */
+static void ptt_start_sized(Ptt *p, PttTrace t, uint32_t size)
 {
     for (int i = 0; i < HISI_PTT_NUM_BUFS; i++) {
         hisi_wr(p, TRACE_ADDR_BASE_LO(i), (uint32_t)BUF_ADDR(i));
         hisi_wr(p, TRACE_ADDR_BASE_HI(i), BUF_ADDR(i) >> 32);
     }
-    hisi_wr(p, A_TRACE_ADDR_SIZE, BUF_SIZE);
+    hisi_wr(p, A_TRACE_ADDR_SIZE, size);
     g_assert_true(ptt_idle(p));
     hisi_wr(p, A_TRACE_CTRL,
             hisi_rd(p, A_TRACE_CTRL) | R_TRACE_CTRL_RST_MASK);
@@ -145,9 +148,30 @@ static void ptt_start(Ptt *p, PttTrace t)
     hisi_wr(p, A_TRACE_CTRL, ptt_ctrl(t) | R_TRACE_CTRL_EN_MASK);
 }
 
+static void ptt_start(Ptt *p, PttTrace t)
+{
+    ptt_start_sized(p, t, BUF_SIZE);
+}
+
 static void ptt_stop(Ptt *p)
 {
     hisi_wr(p, A_TRACE_CTRL, 0);
+}
+
+static uint64_t ptt_qom_get_uint_at(Ptt *p, const char *path,
+                                    const char *property)
+{
+    QDict *rsp = qtest_qmp(p->qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': %s, 'property': %s}}", path, property);
+    uint64_t n = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return n;
+}
+
+static uint64_t ptt_qom_get_uint(Ptt *p, const char *property)
+{
+    return ptt_qom_get_uint_at(p, "ptt", property);
 }
 
 static void test_reset_values(void)
@@ -448,6 +472,38 @@ static void test_stall_until_released(void)
     hisi_wr(&p, A_TRACE_INT_STAT, BIT(0));
     qtest_clock_step(p.qts, 1000 * 1000);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(1));
+    ptt_stop(&p);
+    hisi_fini(&p);
+}
+
+/*
+ * While buffer 0's status waits for the driver, the clock alone fills
+ * the next buffer up to its last record, with no register access: 8DW
+ * buffers of two records and the edu's DMA writes, 200000/s from time 0
+ * (a TLP every 5 us), fill buffer 0 at 10 us (TLPs at 0 and 5 us); by
+ * 20 us buffer 1 has the record of the TLP at 10 us and the one at 15 us
+ * is lost, as the records and lost-tlps properties show in between.
+ */
+static void test_stalled_buffer_filled_by_clock(void)
+{
+    Ptt p;
+
+    ptt_init(&p, ",traffic=t0,id=ptt", "-object", "hisi-traffic,id=t0",
+             NULL);
+    ptt_start_sized(&p, edu_dma_writes, 2 * REC8_SIZE);
+    qtest_clock_step(p.qts, 12 * 1000);
+    g_assert_true(hisi_msi_taken(&p));              /* buffer 0's */
+    qtest_clock_step(p.qts, 10 * 1000);             /* to 22 us */
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "records"), ==, 3);
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "lost-tlps"), ==, 1);
+    g_assert_cmphex(qtest_readl(p.qts, BUF_ADDR(1)), ==, REC8_MARK);
+    g_assert_cmpuint(ptt_rec8_time(&p, 1, 0), ==, 10 * 1000);
+    /* A register read adds the TLP at 20 us, lost too. */
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==,
+                    FIELD_DP32(REC8_SIZE, TRACE_WR_STS, BUFFER, 1));
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "records"), ==, 3);
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "lost-tlps"), ==, 2);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(0));
     ptt_stop(&p);
     hisi_fini(&p);
 }
@@ -861,16 +917,6 @@ static void test_bad_accesses(void)
     hisi_fini(&p);
 }
 
-static uint64_t ptt_qom_get_uint(Ptt *p, const char *property)
-{
-    QDict *rsp = qtest_qmp(p->qts, "{'execute': 'qom-get', 'arguments':"
-                           " {'path': 'ptt', 'property': %s}}", property);
-    uint64_t n = qdict_get_int(rsp, "return");
-
-    qobject_unref(rsp);
-    return n;
-}
-
 /*
  * TLPs the trace selected so far, from the device's statistics: the
  * records written, and those lost while the full buffers waited.
@@ -1008,6 +1054,64 @@ static void test_traffic_burst(void)
     g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 100);
     g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 0);
     hisi_fini(&p);
+}
+
+/* The destination of a migration of ptt_init_traced_traffic's QEMU */
+static void ptt_init_traced_traffic_incoming(Ptt *dst)
+{
+    ptt_init(dst, ",traffic=t0,id=ptt", "-object", "hisi-traffic,id=t0",
+             "-incoming", "defer", NULL);
+}
+
+/*
+ * A burst running at a migration goes on in the destination: 300 us into
+ * a burst of 1 ms it reads the 700 us left, and the traffic pauses at the
+ * burst's end: 140 DMA writes at 200000/s, then none.
+ */
+static void test_traffic_burst_migrates(void)
+{
+    Ptt src, dst;
+
+    ptt_init_traced_traffic(&src);
+    qtest_clock_step(src.qts, 1000 * 1000);
+    ptt_set_burst_ns(&src, 1000 * 1000);
+    qtest_clock_step(src.qts, 300 * 1000);
+    ptt_init_traced_traffic_incoming(&dst);
+    hisi_migrate_into(src.qts, dst.qts);
+    g_assert_cmpuint(ptt_qom_get_uint_at(&dst, "t0", "burst-ns"), ==,
+                     700 * 1000);
+    g_assert_cmpuint(ptt_tlps_selected_in(&dst, 1000 * 1000), ==, 140);
+    g_assert_cmpuint(ptt_tlps_selected_in(&dst, 1000 * 1000), ==, 0);
+    hisi_fini(&dst);
+    hisi_fini(&src);
+}
+
+/*
+ * Rules set before a migration hold in the destination, text and rate:
+ * 1000 DMA writes per ms. Their 23 characters and NUL fill the heap
+ * block g_strdup gives them (glibc: 24 usable bytes), so a stream that
+ * carried a byte past the NUL would carry a nonzero one, which the
+ * destination refuses.
+ */
+static void test_traffic_rules_migrate(void)
+{
+    const char *rules = "stream=all,rate=1000000";
+    QDict *rsp;
+    Ptt src, dst;
+
+    ptt_init_traced_traffic(&src);
+    qtest_clock_step(src.qts, 1000 * 1000);
+    ptt_set_rules(&src, rules);
+    qtest_clock_step(src.qts, 1000 * 1000);
+    ptt_init_traced_traffic_incoming(&dst);
+    hisi_migrate_into(src.qts, dst.qts);
+    rsp = qtest_qmp(dst.qts, "{'execute': 'qom-get', 'arguments':"
+                    " {'path': 't0', 'property': 'rules'}}");
+    g_assert_cmpstr(qdict_get_str(rsp, "return"), ==, rules);
+    qobject_unref(rsp);
+    g_assert_cmpuint(ptt_tlps_selected_in(&dst, 1000 * 1000), ==, 1000);
+    hisi_fini(&dst);
+    hisi_fini(&src);
 }
 
 /* A burst of 0 ns is refused, and the traffic runs on unchanged. */
@@ -1389,15 +1493,24 @@ typedef struct RealPtt {
     HisiEndpoint edu;
 } RealPtt;
 
-/* The PTT on traffic object t0 with @source, the edu ready for DMA */
-static void ptt_init_real(RealPtt *r, const char *source)
+/*
+ * The PTT with @props on traffic object t0 with @source, the edu ready
+ * for DMA
+ */
+static void ptt_init_real_props(RealPtt *r, const char *source,
+                                const char *props)
 {
     g_autofree char *obj = g_strdup_printf("hisi-traffic,id=t0,source=%s",
                                            source);
+    g_autofree char *ptt = g_strdup_printf(",traffic=t0,id=ptt%s", props);
 
-    ptt_init(&r->p, ",traffic=t0,id=ptt", "-object", obj, HISI_EDU_DMA_ANY,
-             NULL);
+    ptt_init(&r->p, ptt, "-object", obj, HISI_EDU_DMA_ANY, NULL);
     hisi_edu_init(&r->p, &r->edu, EDU_BDF);
+}
+
+static void ptt_init_real(RealPtt *r, const char *source)
+{
+    ptt_init_real_props(r, source, "");
 }
 
 static void ptt_fini_real(RealPtt *r)
@@ -1796,6 +1909,41 @@ static void test_real_window_without_bar(void)
     hisi_fini(&r.p);
 }
 
+/* The edu's non-posted requests: its DMA reads */
+static const PttTrace edu_np = {
+    .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+    .requester = true, .target = EDU_BDF,
+};
+
+/*
+ * The root port at rp-bdf-max is in the PTT's range: with 00:10.0 (BDF
+ * 0x80) both its lowest and highest, the edu's real DMA read of 1000
+ * bytes through it is traced, two MRd split at the 512-byte
+ * Max_Read_Request_Size with tags 0 and 1.
+ */
+static void test_real_port_at_rp_bdf_max(void)
+{
+    RealRecord rec[2];
+    RealPtt r;
+
+    ptt_init_real_props(&r, "real", ",rp-bdf-max=0x80");
+    g_assert_cmphex(hisi_rd(&r.p, A_DEVICE_RANGE), ==,
+                    FIELD_DP32(0x80, DEVICE_RANGE, UPPER, 0x80));
+    ptt_start(&r.p, edu_np);
+    hisi_edu_dma(&r.p, &r.edu, false, DMA_RAM, 1000);
+    ptt_real_records(&r.p, rec, G_N_ELEMENTS(rec));
+    for (int i = 0; i < G_N_ELEMENTS(rec); i++) {
+        g_assert_cmphex(rec[i].fmt_type, ==, 0x00);
+        g_assert_cmphex(rec[i].addr, ==, DMA_RAM + i * 0x200);
+        g_assert_cmpuint(rec[i].len_dw, ==, i ? 122 : 128);
+        g_assert_cmphex(rec[i].be, ==, 0xff);
+        g_assert_cmphex(rec[i].requester, ==, EDU_BDF);
+        g_assert_cmphex(rec[i].tag, ==, i);
+    }
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+}
+
 /*
  * Tags go on across a migration: the edu's read requests and the root
  * port's non-posted requests take, in the destination, the tags after
@@ -1803,10 +1951,6 @@ static void test_real_window_without_bar(void)
  */
 static void test_real_tags_migrate(void)
 {
-    static const PttTrace edu_np = {
-        .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
-        .requester = true, .target = EDU_BDF,
-    };
     static const PttTrace port_np = {
         .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
         .target = RP_PORT_BIT,
@@ -2094,17 +2238,6 @@ static void ptt_init_two_cores(Ptt *a, Ptt *b)
     ptt_number_rp1(a);
     *b = *a;
     b->dev = hisi_enable(a, PTTB_DEVFN, &b->bar);
-}
-
-static uint64_t ptt_qom_get_uint_at(Ptt *p, const char *path,
-                                    const char *property)
-{
-    QDict *rsp = qtest_qmp(p->qts, "{'execute': 'qom-get', 'arguments':"
-                           " {'path': %s, 'property': %s}}", path, property);
-    uint64_t n = qdict_get_int(rsp, "return");
-
-    qobject_unref(rsp);
-    return n;
 }
 
 /* TLPs PTT @path selected over the next @ns */
@@ -2602,6 +2735,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/msi-per-full-buffer", test_msi_per_full_buffer);
     qtest_add_func("/hisi-ptt/stall-until-released",
                    test_stall_until_released);
+    qtest_add_func("/hisi-ptt/stalled-buffer-filled-by-clock",
+                   test_stalled_buffer_filled_by_clock);
     qtest_add_func("/hisi-ptt/masked-buffer-msi-on-unmask",
                    test_masked_buffer_msi_on_unmask);
     qtest_add_func("/hisi-ptt/filter-root-port", test_filter_root_port);
@@ -2658,6 +2793,8 @@ int main(int argc, char **argv)
                    test_real_cpu_accesses);
     qtest_add_func("/hisi-ptt/real-traffic/cpu-byte-accesses",
                    test_real_cpu_byte_accesses);
+    qtest_add_func("/hisi-ptt/real-traffic/port-at-rp-bdf-max",
+                   test_real_port_at_rp_bdf_max);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",
                    test_real_tags_migrate);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate-two-ports",
@@ -2680,6 +2817,10 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/traffic-pause-resume",
                    test_traffic_pause_resume);
     qtest_add_func("/hisi-ptt/traffic-burst", test_traffic_burst);
+    qtest_add_func("/hisi-ptt/traffic-burst-migrates",
+                   test_traffic_burst_migrates);
+    qtest_add_func("/hisi-ptt/traffic-rules-migrate",
+                   test_traffic_rules_migrate);
     qtest_add_func("/hisi-ptt/traffic-bad-burst-refused",
                    test_traffic_bad_burst_refused);
     qtest_add_func("/hisi-ptt/traffic-deterministic",
