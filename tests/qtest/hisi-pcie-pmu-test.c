@@ -957,21 +957,24 @@ static void test_migration_overflow_pending(gconstpointer data)
  * appears.
  */
 #define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
+#define RP1_FN1_BDF         0x0201  /* function 1 of the device below rp1 */
 #define HP_TLP_NS           1000
 #define HP_TLP_PAYLOAD      64
+#define PAUSE_NS            500     /* half a TLP interval */
 
-/* The PMU with root port rp1 (bus 2) and -device @rp1_endpoint, if any */
-static void pmu_init_rp1(Pmu *p, const char *rp1_endpoint)
+/*
+ * The PMU with root port rp1 (bus 2) and below it -device @fn0, then
+ * -device @fn1, those that are not NULL (@fn1 only with @fn0)
+ */
+static void pmu_init_rp1(Pmu *p, const char *fn0, const char *fn1)
 {
     QPCIDevice *rp1;
 
-    if (rp1_endpoint) {
-        pmu_init(p, "", "-device", "pcie-root-port,id=rp1,bus=pcie.0,"
-                 "chassis=2,addr=0x11", "-device", rp1_endpoint, NULL);
-    } else {
-        pmu_init(p, "", "-device", "pcie-root-port,id=rp1,bus=pcie.0,"
-                 "chassis=2,addr=0x11", NULL);
-    }
+    g_assert(fn0 || !fn1);
+    /* pmu_init()'s arguments end at the first NULL: an absent function */
+    pmu_init(p, "", "-device", "pcie-root-port,id=rp1,bus=pcie.0,"
+             "chassis=2,addr=0x11", fn0 ? "-device" : NULL, fn0,
+             fn1 ? "-device" : NULL, fn1, NULL);
     rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
     g_assert_nonnull(rp1);
     qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
@@ -979,17 +982,10 @@ static void pmu_init_rp1(Pmu *p, const char *rp1_endpoint)
     g_free(rp1);
 }
 
-/* Start counting rp1's DMA write payload on counter 0, as the driver does */
-static void pmu_start_rp1_payload(Pmu *p)
+/* Start counting the DMA write payload below root ports @ports on counter 0 */
+static void pmu_start_payload(Pmu *p, uint16_t ports)
 {
-    uint64_t ctrl = pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_PAYLOAD);
-
-    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
-             R_EVENT_CTRL_RESET_CNT_MASK);
-    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), ctrl);
-    hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
-             ctrl | R_EVENT_CTRL_EVENT_EN_MASK);
-    hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    pmu_start(p, pmu_port_event(RX_MWR_FLUX, ports, LEN_PAYLOAD));
 }
 
 /*
@@ -1000,8 +996,8 @@ static void test_hotplug_counted_from_plug(void)
 {
     Pmu p;
 
-    pmu_init_rp1(&p, NULL);
-    pmu_start_rp1_payload(&p);
+    pmu_init_rp1(&p, NULL, NULL);
+    pmu_start_payload(&p, OTHER_PORT_BIT);
     qtest_clock_step(p.qts, 300 * 1000);
     hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
     qtest_clock_step(p.qts, 700 * 1000);
@@ -1014,25 +1010,105 @@ static void test_hotplug_counted_from_plug(void)
  * An endpoint hot-unplugged while a counter runs: its last interval (from
  * the counter's last update to the removal) counts, exactly the TLPs the
  * closed form puts before the removal; nothing after. It was there from
- * the start: TLP k at 1000 k ns.
+ * the start: TLP k at 1000 k ns. With @data, the counter counts rp0's port
+ * too, so that the traffic met rp0's edu (01:00.0) before hp0, which is
+ * then not the first endpoint it knows: the removal drops hp0's entry
+ * alone, and 01:00.0's TLPs (also TLP k at 1000 k ns) go on counting.
  */
-static void test_hot_unplug_counted_to_removal(void)
+static void test_hot_unplug_counted_to_removal(gconstpointer data)
 {
-    int64_t start, gone;
-    uint64_t tlps;
+    bool with_rp0 = GPOINTER_TO_INT(data);
+    uint16_t ports = OTHER_PORT_BIT | (with_rp0 ? RP_PORT_BIT : 0);
+    int64_t start, gone, end;
+    uint64_t tlps, rp0_tlps_after = 0;
     Pmu p;
 
-    pmu_init_rp1(&p, "edu,bus=rp1,id=hp0");
+    pmu_init_rp1(&p, "edu,bus=rp1,id=hp0", NULL);
     start = qtest_clock_step(p.qts, 1234);
-    pmu_start_rp1_payload(&p);
+    pmu_start_payload(&p, ports);
     gone = qtest_clock_step(p.qts, 300 * 1000 + 567);
     hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
-    tlps = DIV_ROUND_UP(gone, HP_TLP_NS) - DIV_ROUND_UP(start, HP_TLP_NS);
+    /* hp0's TLPs up to the removal, and as many of 01:00.0's if counted */
+    tlps = (with_rp0 ? 2 : 1) *
+           (DIV_ROUND_UP(gone, HP_TLP_NS) - DIV_ROUND_UP(start, HP_TLP_NS));
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
                      tlps * HP_TLP_PAYLOAD);
-    qtest_clock_step(p.qts, 700 * 1000);
+    end = qtest_clock_step(p.qts, 700 * 1000);
+    if (with_rp0) {
+        rp0_tlps_after = DIV_ROUND_UP(end, HP_TLP_NS) -
+                         DIV_ROUND_UP(gone, HP_TLP_NS);
+    }
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
-                     tlps * HP_TLP_PAYLOAD);
+                     (tlps + rp0_tlps_after) * HP_TLP_PAYLOAD);
+    hisi_fini(&p);
+}
+
+/* Pause (@paused) or resume the traffic of t0, as QMP does */
+static void pmu_traffic_pause(Pmu *p, bool paused)
+{
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'paused', "
+                             "'value': %i}}", paused);
+}
+
+/*
+ * An endpoint hot-unplugged below a port no counter counts, so that the
+ * traffic never met it while it met rp0's edu (01:00.0): the removal
+ * takes nothing of 01:00.0 with it, whose streams go on from where they
+ * stand, not afresh from time 0. A pause of 500 ns in the middle of a TLP
+ * interval tells the two apart: TLP k of 01:00.0 is at 1000 k ns before
+ * it and 1000 k + 500 ns after it, so that DIV_ROUND_UP(t - 500, 1000) of
+ * them are before any time t after it.
+ */
+static void test_hot_unplug_uncounted_port(void)
+{
+    int64_t gone, end;
+    Pmu p;
+
+    pmu_init_rp1(&p, "edu,bus=rp1,id=hp0", NULL);
+    pmu_start_payload(&p, RP_PORT_BIT);
+    qtest_clock_step(p.qts, 100 * 1000 + 250);
+    pmu_traffic_pause(&p, true);
+    qtest_clock_step(p.qts, PAUSE_NS);
+    pmu_traffic_pause(&p, false);
+    gone = qtest_clock_step(p.qts, 200 * 1000 + 50);
+    hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
+                     DIV_ROUND_UP(gone - PAUSE_NS, HP_TLP_NS) *
+                     HP_TLP_PAYLOAD);
+    /* Not a whole number of intervals: afresh, 01:00.0 would send one more */
+    end = qtest_clock_step(p.qts, 700 * 1000 + 300);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
+                     DIV_ROUND_UP(end - PAUSE_NS, HP_TLP_NS) *
+                     HP_TLP_PAYLOAD);
+    hisi_fini(&p);
+}
+
+/*
+ * Two functions of one device below rp1, each with its own streams: 02:00.0
+ * with the DMA writes of RULES, 02:00.1 a quarter as many (TLP k at 4000 k
+ * ns). A count by the port is the sum of both, 1000 + 250 TLPs in 1 ms;
+ * then, the traffic having met 02:00.0 first, one by requester 02:00.1
+ * its 250 alone, with its own Requester ID.
+ */
+static void test_two_functions_below_one_port(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init_rp1(&p, "edu,bus=rp1,addr=0.0,multifunction=on",
+                 "edu,bus=rp1,addr=0.1");
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}",
+                             RULES ";ep=02:00.1,stream=dma-write,"
+                             "rate=250000");
+    pmu_count(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_PAYLOAD),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, (1000 + 250) * HP_TLP_PAYLOAD);
+    pmu_count(&p, pmu_requester_event(RX_MWR_FLUX, RP1_FN1_BDF, LEN_PAYLOAD),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 250 * HP_TLP_PAYLOAD);
     hisi_fini(&p);
 }
 
@@ -1095,8 +1171,16 @@ int main(int argc, char **argv)
                         test_migration_overflow_pending);
     qtest_add_func("/hisi-pcie-pmu/hotplug-counted-from-plug",
                    test_hotplug_counted_from_plug);
-    qtest_add_func("/hisi-pcie-pmu/hot-unplug-counted-to-removal",
-                   test_hot_unplug_counted_to_removal);
+    qtest_add_data_func("/hisi-pcie-pmu/hot-unplug-counted-to-removal",
+                        GINT_TO_POINTER(false),
+                        test_hot_unplug_counted_to_removal);
+    qtest_add_data_func("/hisi-pcie-pmu/hot-unplug-other-port-counts-on",
+                        GINT_TO_POINTER(true),
+                        test_hot_unplug_counted_to_removal);
+    qtest_add_func("/hisi-pcie-pmu/hot-unplug-uncounted-port",
+                   test_hot_unplug_uncounted_port);
+    qtest_add_func("/hisi-pcie-pmu/two-functions-below-one-port",
+                   test_two_functions_below_one_port);
     hisi_add_refusals("/hisi-pcie-pmu/refused", bad_properties,
                       G_N_ELEMENTS(bad_properties));
     return g_test_run();
