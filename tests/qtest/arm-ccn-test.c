@@ -38,7 +38,11 @@
 #define TYPE_MN             0x01
 #define TYPE_DT             0x02
 #define TYPE_HNF            0x04
+#define TYPE_HNI            0x05
 #define TYPE_XP             0x08
+#define TYPE_SBSX           0x0c
+#define TYPE_SBAS           0x10
+#define TYPE_RNI_3P         0x16
 
 #define HNF_POCQ_REQS_RECVD 0x5     /* node event */
 #define HNF_MC_REQS         0xd
@@ -253,18 +257,48 @@ static uint32_t ccn_oly_id(unsigned type, unsigned id)
     return FIELD_DP32(type, ALL_OLY_ID, ID, id);
 }
 
+/* Every region of docs/arm-ccn.md's table, with its type and node id */
 static void test_region_ids(void)
 {
+    static const struct {
+        unsigned region, type, id;
+    } regions[] = {
+        { CCN_MN_REGION, TYPE_MN, 12 }, { CCN_DT_REGION, TYPE_DT, 0 },
+        { 0x20, TYPE_RNI_3P, 0 }, { 0x21, TYPE_RNI_3P, 1 },
+        { 0x22, TYPE_HNF, 2 }, { 0x23, TYPE_HNF, 3 },
+        { 0x24, TYPE_HNF, 4 }, { 0x25, TYPE_HNF, 5 },
+        { 0x26, TYPE_HNI, 6 }, { 0x27, TYPE_SBAS, 7 },
+        { 0x28, TYPE_HNF, 8 }, { 0x29, TYPE_HNF, 9 },
+        { 0x2a, TYPE_HNF, 10 }, { 0x2b, TYPE_HNF, 11 },
+        { 0x2d, TYPE_SBSX, 13 },
+    };
     QTestState *qts = ccn_start("", NULL);
 
-    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_ALL_OLY_ID), ==,
-                    ccn_oly_id(TYPE_MN, 12));
-    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_ALL_OLY_ID), ==,
-                    ccn_oly_id(TYPE_DT, 0));
-    g_assert_cmphex(ccn_rd(qts, HNF2_REGION, A_ALL_OLY_ID), ==,
-                    ccn_oly_id(TYPE_HNF, 2));
-    g_assert_cmphex(ccn_rd(qts, CCN_XP_REGION(LAST_XP), A_ALL_OLY_ID), ==,
-                    ccn_oly_id(TYPE_XP, LAST_XP));
+    for (int i = 0; i < ARRAY_SIZE(regions); i++) {
+        g_test_message("region 0x%02x", regions[i].region);
+        g_assert_cmphex(ccn_rd(qts, regions[i].region, A_ALL_OLY_ID), ==,
+                        ccn_oly_id(regions[i].type, regions[i].id));
+    }
+    for (int x = 0; x <= LAST_XP; x++) {
+        g_assert_cmphex(ccn_rd(qts, CCN_XP_REGION(x), A_ALL_OLY_ID), ==,
+                        ccn_oly_id(TYPE_XP, x));
+    }
+    qtest_quit(qts);
+}
+
+/*
+ * PMSR_REQ takes a snapshot and sets PMSR to 1, which the driver polls
+ * for before it reads the snapshot; PMSR_CLR sets it back to 0
+ */
+static void test_snapshot_status(void)
+{
+    QTestState *qts = ccn_init();
+
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 0);
+    ccn_wr(qts, CCN_DT_REGION, A_DT_PMSR_REQ, 1);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 1);
+    ccn_wr(qts, CCN_DT_REGION, A_DT_PMSR_CLR, 1);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 0);
     qtest_quit(qts);
 }
 
@@ -511,6 +545,28 @@ static void test_count_cycles(void)
 
     qtest_clock_step(qts, 1000000);
     g_assert_cmpuint(ccn_cycles(qts), ==, 1000000);
+    qtest_quit(qts);
+}
+
+/*
+ * PMCCNTR written by words, low first, with PMU_EN clear: the 40-bit
+ * counter holds what it was given, cut to its 40 bits, and the bits
+ * above them are no overflow; enabled, it counts on from there.
+ */
+static void test_cycles_write(void)
+{
+    QTestState *qts = ccn_start("", NULL);
+
+    ccn_wr(qts, CCN_DT_REGION, A_DT_PMCCNTR, 0x12345678);
+    g_assert_cmphex(ccn_cycles(qts), ==, 0x12345678);
+    ccn_wr(qts, CCN_DT_REGION, A_DT_PMCCNTR + 4, 0xffffffab);
+    qtest_clock_step(qts, 1000);
+    g_assert_cmphex(ccn_cycles(qts), ==, 0xab12345678ull);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==, 0);
+    ccn_pmu_enable(qts);
+    qtest_clock_step(qts, 1000);
+    g_assert_cmphex(ccn_cycles(qts), ==, 0xab12345678ull + 1000);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==, 0);
     qtest_quit(qts);
 }
 
@@ -788,6 +844,8 @@ static void test_seed_change(void)
 
 /* No register there */
 #define DT_UNKNOWN_REG      0x0500
+/* Between PMCCNTR's two words and PMCCNTRSR: no register either */
+#define DT_AFTER_PMCCNTR    (A_DT_PMCCNTR + 8)
 
 /* Bad widths and offsets are logged and change nothing. */
 static void test_bad_accesses(void)
@@ -811,6 +869,15 @@ static void test_bad_accesses(void)
     ccn_snapshot_assert_same(qts, &before);
     g_assert_false(qtest_get_irq(qts, 0));
     ccn_assert_still_counts(qts);
+    /*
+     * The two words after PMCCNTR read 0, not the cycle counter's words,
+     * while it runs with both of them non-zero.
+     */
+    ccn_wr64(qts, CCN_DT_REGION, A_DT_PMCCNTR, 0xab12345678ull);
+    qtest_clock_step(qts, 1000);
+    g_assert_cmphex(ccn_cycles(qts), ==, 0xab12345678ull + 1000);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, DT_AFTER_PMCCNTR), ==, 0);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, DT_AFTER_PMCCNTR + 4), ==, 0);
     qtest_quit(qts);
 }
 
@@ -1057,6 +1124,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/arm-ccn/present-regions", test_present_regions);
     qtest_add_func("/arm-ccn/region-ids", test_region_ids);
+    qtest_add_func("/arm-ccn/snapshot-status", test_snapshot_status);
     qtest_add_func("/arm-ccn/absent-region", test_absent_region);
     qtest_add_func("/arm-ccn/errint-handshake", test_errint_handshake);
     qtest_add_func("/arm-ccn/count-node-event", test_count_node_event);
@@ -1066,6 +1134,7 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/hnf-mc-reqs-sent", test_hnf_mc_reqs_sent);
     qtest_add_func("/arm-ccn/count-watchpoint", test_count_watchpoint);
     qtest_add_func("/arm-ccn/count-cycles", test_count_cycles);
+    qtest_add_func("/arm-ccn/cycles-write", test_cycles_write);
     qtest_add_func("/arm-ccn/no-count-without-pmu-en",
                    test_no_count_without_pmu_en);
     qtest_add_func("/arm-ccn/no-count-with-dt-config-0",

@@ -261,6 +261,29 @@ static void test_filter_port(void)
     hisi_fini(&p);
 }
 
+/*
+ * Function f sends on MAC port f % ports: with ports=2, function 1 of the
+ * device below the root port is on port 1, function 3 too (3 % 2), and
+ * only function 0 on port 0. ("-global" makes the topology's edu at
+ * 01:00.0 multifunction, so that 01:00.1 and 01:00.3 can join it.)
+ */
+static void test_filter_port_functions(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, ",ports=2", "-global", "edu.multifunction=on",
+             "-device", "edu,bus=rp0,addr=0.1",
+             "-device", "edu,bus=rp0,addr=0.3", NULL);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_PORT), BIT(0), 1000000, &cnt,
+              &ext);
+    g_assert_cmpuint(cnt, ==, 2000);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_PORT), BIT(1), 1000000, &cnt,
+              &ext);
+    g_assert_cmpuint(cnt, ==, 2 * 2000);
+    hisi_fini(&p);
+}
+
 /* Queue 1 is on TC 1 */
 static void test_filter_port_tc(void)
 {
@@ -494,6 +517,10 @@ static void test_overflow_status_reset(void)
     g_assert_true(pmu_overflow_pending(&p, 0));
     hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
             ctrl | R_EVENT_CTRL_LOW_STATUS_RESET_MASK);
+    /* the pulse's first write clears the overflow; its bit is not kept */
+    g_assert_false(pmu_overflow_pending(&p, 0));
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0)), ==,
+                    ctrl);
     hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0), ctrl);
     g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, 0)), ==,
                     0);
@@ -958,6 +985,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/no-count-without-event-enable",
                    test_no_count_without_event_enable);
     qtest_add_func("/hns3-pmu/filter-port", test_filter_port);
+    qtest_add_func("/hns3-pmu/filter-port-functions",
+                   test_filter_port_functions);
     qtest_add_func("/hns3-pmu/filter-port-tc", test_filter_port_tc);
     qtest_add_func("/hns3-pmu/filter-port-tc-absent-ports",
                    test_filter_port_tc_absent_ports);
