@@ -214,7 +214,9 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
         if (first >= t1) {
             return;
         }
-        c->triggered = true;
+        if (!hisi_pmu_probing(pmu)) {
+            c->triggered = true;
+        }
         t0 = first;
     }
     for (uint32_t i = 0; i < n; i++) {

@@ -39,9 +39,16 @@ void hisi_pmu_add(HisiPmu *pmu, unsigned idx, unsigned ctr, uint64_t delta)
     bool wrapped = sum < *value || sum > mask;
 
     *value = sum & mask;
-    if (wrapped) {
+    if (wrapped && pmu->probing) {
+        pmu->probe_wrapped = true;
+    } else if (wrapped) {
         counter_wrapped(pmu, idx);
     }
+}
+
+bool hisi_pmu_probing(const HisiPmu *pmu)
+{
+    return pmu->probing;
 }
 
 void hisi_pmu_add_cycles(HisiPmu *pmu, unsigned idx, unsigned ctr,
@@ -92,37 +99,116 @@ int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value, uint64_t per_s)
     return now + (int64_t)(hi ? INT64_MAX / 4 : MIN(lo, INT64_MAX / 4));
 }
 
+/*
+ * The earliest ns a counter of slot @idx, counted up to @now, could wrap
+ * at the rates its source could count at; INT64_MAX when its overflow
+ * would not interrupt, or it does not grow.
+ */
+static int64_t slot_earliest_wrap(HisiPmu *pmu, unsigned idx, int64_t now)
+{
+    uint64_t rate[HISI_PMU_SLOT_COUNTERS] = { 0 };
+    /* as a 64-bit counter at the same distance from its wrap */
+    uint64_t above = ~counter_mask(pmu, idx);
+    int64_t earliest = INT64_MAX;
+
+    if (!pmu->ops->max_rates(pmu, idx, rate)) {
+        return INT64_MAX;
+    }
+    for (unsigned ctr = 0; ctr < HISI_PMU_SLOT_COUNTERS; ctr++) {
+        earliest = MIN(earliest, hisi_pmu_overflow_due(
+                           now, pmu->slot[idx].value[ctr] | above, rate[ctr]));
+    }
+    return earliest;
+}
+
+/* Arm the overflow timer for @due (> @now), or stop it: INT64_MAX */
+static void arm_timer(HisiPmu *pmu, int64_t now, int64_t due)
+{
+    trace_hisi_pmu_arm(object_get_typename(pmu->owner), now, due);
+    if (due == INT64_MAX) {
+        timer_del(pmu->overflow_timer);
+    } else {
+        timer_mod(pmu->overflow_timer, due);
+    }
+}
+
 void hisi_pmu_schedule(HisiPmu *pmu, int64_t now)
 {
     int64_t due = INT64_MAX;
 
     for (unsigned idx = 0; idx < pmu->ops->slots; idx++) {
-        uint64_t rate[HISI_PMU_SLOT_COUNTERS] = { 0 };
-        /* as a 64-bit counter at the same distance from its wrap */
-        uint64_t above = ~counter_mask(pmu, idx);
-
-        if (!pmu->ops->max_rates(pmu, idx, rate)) {
-            continue;
-        }
-        for (unsigned ctr = 0; ctr < HISI_PMU_SLOT_COUNTERS; ctr++) {
-            due = MIN(due, hisi_pmu_overflow_due(now, pmu->slot[idx].value[ctr]
-                                                 | above, rate[ctr]));
-        }
+        due = MIN(due, slot_earliest_wrap(pmu, idx, now));
     }
-    if (due == INT64_MAX) {
-        timer_del(pmu->overflow_timer);
-    } else {
-        timer_mod(pmu->overflow_timer, MAX(due, now + 1));
-    }
+    arm_timer(pmu, now, MAX(due, now + 1));
 }
 
+/*
+ * Whether slot @idx, counted up to @now, wraps by @t: the device counts
+ * [now, t) into the slot as a probe (no overflow, and the device's own
+ * state left alone), then the slot is put back.
+ */
+static bool slot_wraps_by(HisiPmu *pmu, unsigned idx, int64_t now, int64_t t)
+{
+    HisiPmuSlot counted = pmu->slot[idx];
+
+    pmu->probing = true;
+    pmu->probe_wrapped = false;
+    pmu->ops->count(pmu, idx, now, t);
+    pmu->probing = false;
+    pmu->slot[idx] = counted;
+    return pmu->probe_wrapped;
+}
+
+/*
+ * The first ns in [@lo, @hi] by which slot @idx wraps, by bisection on
+ * probes (counts only grow with time); @hi when it does not wrap by then.
+ */
+static int64_t slot_wrap_time(HisiPmu *pmu, unsigned idx, int64_t now,
+                              int64_t lo, int64_t hi)
+{
+    if (!slot_wraps_by(pmu, idx, now, hi)) {
+        return hi;
+    }
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+
+        if (slot_wraps_by(pmu, idx, now, mid)) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return hi;
+}
+
+/*
+ * The timer fired at the earliest time a counter could wrap, from the rates
+ * its source could count at. A counter that counts slower than that (a
+ * filter that matches few events, or none) would bring the timer back ever
+ * sooner as it nears its wrap: one event short of it at a bound of 1e9 a
+ * second, every ns. So from here on the timer is armed for the exact ns the
+ * first counter wraps, found by probing what the slots will count, and no
+ * more than a second ahead. A change (a register write, the traffic) arms
+ * it at the cheap early bound again (hisi_pmu_schedule).
+ */
 static void overflow_timer_cb(void *opaque)
 {
     HisiPmu *pmu = opaque;
     int64_t now = hisi_pmu_now();
+    int64_t horizon = now + NANOSECONDS_PER_SECOND;
+    int64_t due = INT64_MAX;
 
     hisi_pmu_fold_all(pmu, now);
-    hisi_pmu_schedule(pmu, now);
+    for (unsigned idx = 0; idx < pmu->ops->slots; idx++) {
+        int64_t earliest = slot_earliest_wrap(pmu, idx, now);
+
+        if (earliest < horizon) {
+            earliest = slot_wrap_time(pmu, idx, now, MAX(earliest, now + 1),
+                                      horizon);
+        }
+        due = MIN(due, earliest);
+    }
+    arm_timer(pmu, now, due);
 }
 
 static void traffic_changed(Notifier *n, void *data)

@@ -7,9 +7,11 @@
  * ticked: the engine folds what a slot counted since it last looked, as a
  * closed-form sum the device computes over an interval (HisiPmuOps.count),
  * whenever the guest reads a counter, something changes, or the one
- * overflow timer fires. The timer is armed for the earliest overflow that
- * would interrupt, from the highest rate each counter can grow at
- * (HisiPmuOps.max_rates). An overflow sets the device's status
+ * overflow timer fires. After a change the timer is armed for the earliest
+ * overflow that would interrupt, from the highest rate each counter can
+ * grow at (HisiPmuOps.max_rates); when it fires, for the ns the next
+ * counter wraps, found by probing HisiPmuOps.count ahead. An overflow sets
+ * the device's status
  * (HisiPmuOps.overflow); then the device works out its interrupt from its
  * state (HisiPmuOps.update_irq).
  *
@@ -77,6 +79,9 @@ struct HisiPmu {
     QEMUTimer *overflow_timer;  /* armed when an interrupt is due */
     Notifier traffic_changed;
     HisiPmuSlot slot[HISI_PMU_MAX_SLOTS];
+    /* Within one probe of what a slot will count (hisi-pmu.c) */
+    bool probing;
+    bool probe_wrapped;
 };
 
 extern const VMStateDescription vmstate_hisi_pmu;
@@ -108,6 +113,12 @@ void hisi_pmu_fold_all(HisiPmu *pmu, int64_t now);
 
 /* After a change: rearm the overflow timer for the new rates. */
 void hisi_pmu_schedule(HisiPmu *pmu, int64_t now);
+
+/*
+ * Whether HisiPmuOps.count is called to look ahead: the engine puts the
+ * counters back after it, and the device must leave its own state alone.
+ */
+bool hisi_pmu_probing(const HisiPmu *pmu);
 
 /* Add @delta to counter @ctr of slot @idx; past its width it wraps. */
 void hisi_pmu_add(HisiPmu *pmu, unsigned idx, unsigned ctr, uint64_t delta);

@@ -768,6 +768,49 @@ static void test_overflow_fast(void)
 }
 
 /*
+ * A counter one flit short of its wrap on a watchpoint no flit matches
+ * (DVMOp among HN-F 2's 8 requests a ns): its source could count the next
+ * ns, every ns, yet it never wraps. 0.1 s of it passes in moments, with no
+ * overflow (arm-ccn-fuzz found the overflow timer firing every ns there).
+ * Then the watchpoint matches ReadShared instead, and the overflow comes.
+ */
+static void test_overflow_never_due(void)
+{
+    g_autofree char *rules = hisi_opt_escape("node=2,stream=ring-req-rx,"
+                                             "rate=8000000000");
+    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
+                                               rules);
+    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    uint64_t any_h = MAKE_64BIT_MASK(0, XP_DT_CMP_H_BITS);
+    uint64_t opcode_h = R_XP_DT_CMP_VAL_H_OPCODE_MASK;
+    int64_t start;
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, HNF2_XP);
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
+           MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
+    ccn_watch_port(qts, HNF2_XP, 0, 0, DIR_RX, VC_REQ,
+                   FIELD_DP64(0, XP_DT_CMP_VAL_H, OPCODE, DVM_OPCODE),
+                   any_h & ~opcode_h);
+    ccn_counter_select(qts, 3, HNF2_XP, DT_CONFIG_WP0);
+    ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(3), UINT32_MAX);
+    start = g_get_monotonic_time();
+    qtest_clock_step(qts, 100000000);
+    g_assert_cmpint(g_get_monotonic_time() - start, <, 20 * G_USEC_PER_SEC);
+    g_assert_cmphex(ccn_counter(qts, 3), ==, UINT32_MAX);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==, 0);
+    g_assert_false(qtest_get_irq(qts, 0));
+    /* ReadShared: 2 requests in 9 */
+    ccn_watch_port(qts, HNF2_XP, 0, 0, DIR_RX, VC_REQ,
+                   FIELD_DP64(0, XP_DT_CMP_VAL_H, OPCODE, 0x01),
+                   any_h & ~opcode_h);
+    qtest_clock_step(qts, 1000);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==, BIT(3));
+    qtest_quit(qts);
+}
+
+/*
  * Counter @idx counts the MN's DVM operations with its XP's watchpoint 0,
  * as the mn_dvmop event sets it
  */
@@ -1149,6 +1192,7 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/err-sig-val-intr-disabled",
                    test_err_sig_val_intr_disabled);
     qtest_add_func("/arm-ccn/overflow-fast", test_overflow_fast);
+    qtest_add_func("/arm-ccn/overflow-never-due", test_overflow_never_due);
     qtest_add_func("/arm-ccn/watchpoint-opcode", test_watchpoint_opcode);
     qtest_add_func("/arm-ccn/seed-change", test_seed_change);
     qtest_add_func("/arm-ccn/bad-accesses", test_bad_accesses);

@@ -750,6 +750,67 @@ static void test_overflow_masked_msi_on_unmask(void)
 }
 
 /*
+ * A counter one byte short of its wrap on a threshold no TLP passes: by the
+ * rate of its TLPs it could wrap within ns, every ns, yet it never does. A
+ * second of it passes in moments, with no overflow (arm-ccn-fuzz found the
+ * overflow timer, which the PMUs share, firing every ns on such a counter).
+ */
+static void test_overflow_never_due(void)
+{
+    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD);
+    int64_t start;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             flux | pmu_threshold(4, true) | R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), UINT64_MAX);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    start = g_get_monotonic_time();
+    qtest_clock_step(p.qts, 1000 * 1000 * 1000);
+    g_assert_cmpint(g_get_monotonic_time() - start, <, 20 * G_USEC_PER_SEC);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, UINT64_MAX);
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==, 0);
+    g_assert_false(hisi_msi_taken(&p));
+    hisi_fini(&p);
+}
+
+/*
+ * The overflow timer looks ahead at what a counter will count, and a
+ * trigger met in that future must not start the counter now: two counters
+ * on one trigger, one near its overflow (the timer looks ahead for it) and
+ * one with its overflow masked, count the same all along.
+ */
+static void test_trigger_not_met_ahead(void)
+{
+    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD) |
+                    pmu_trigger(3, false) | R_EVENT_CTRL_EVENT_EN_MASK;
+    uint64_t near = UINT64_MAX;     /* the timer fires within ns */
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    /* 1 TLP in 9 or fewer is longer than 8 DW */
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': 'stream=dma-write,rate=1000000,"
+                             "len=1-9,latency=500'}}");
+    for (unsigned idx = 0; idx < 2; idx++) {
+        hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, idx), flux);
+    }
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), near);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    for (int step = 0; step < 200; step++) {
+        qtest_clock_step(p.qts, 97);
+        g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)) - near, ==,
+                        hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)));
+    }
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)), >, 0);
+    hisi_fini(&p);
+}
+
+/*
  * The bytes the PMU counts for one requester's inbound memory writes are
  * the payload bytes of the records a PTT on the same traffic traces over
  * the same interval.
@@ -1161,6 +1222,10 @@ int main(int argc, char **argv)
                    test_overflow_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-masked-msi-on-unmask",
                    test_overflow_masked_msi_on_unmask);
+    qtest_add_func("/hisi-pcie-pmu/overflow-never-due",
+                   test_overflow_never_due);
+    qtest_add_func("/hisi-pcie-pmu/trigger-not-met-ahead",
+                   test_trigger_not_met_ahead);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);
     qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
     qtest_add_data_func("/hisi-pcie-pmu/migration-overflow-pending/"
