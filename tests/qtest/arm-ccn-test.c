@@ -743,8 +743,8 @@ static void test_overflow_advance(void)
     qtest_quit(qts);
 }
 
-/* Above 2^32 events/s the overflow is still raised when due, not later */
-static void test_overflow_fast(void)
+/* HN-F 2 receiving 8 requests a ns, its XP's DT and the PMU on */
+static QTestState *ccn_start_hnf2_fast(void)
 {
     g_autofree char *rules = hisi_opt_escape("node=2,stream=ring-req-rx,"
                                              "rate=8000000000");
@@ -756,6 +756,14 @@ static void test_overflow_fast(void)
     ccn_xp_dt_enable(qts, HNF2_XP);
     ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
            MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
+    return qts;
+}
+
+/* Above 2^32 events/s the overflow is still raised when due, not later */
+static void test_overflow_fast(void)
+{
+    QTestState *qts = ccn_start_hnf2_fast();
+
     ccn_count_hnf2_reqs(qts, 3);
     /* 8 requests a ns: 10 us to go */
     ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(3), UINT32_MAX - 80000 + 1);
@@ -776,19 +784,11 @@ static void test_overflow_fast(void)
  */
 static void test_overflow_never_due(void)
 {
-    g_autofree char *rules = hisi_opt_escape("node=2,stream=ring-req-rx,"
-                                             "rate=8000000000");
-    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
-                                               rules);
-    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    QTestState *qts = ccn_start_hnf2_fast();
     uint64_t any_h = MAKE_64BIT_MASK(0, XP_DT_CMP_H_BITS);
     uint64_t opcode_h = R_XP_DT_CMP_VAL_H_OPCODE_MASK;
     int64_t start;
 
-    ccn_pmu_enable(qts);
-    ccn_xp_dt_enable(qts, HNF2_XP);
-    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
-           MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
     ccn_watch_port(qts, HNF2_XP, 0, 0, DIR_RX, VC_REQ,
                    FIELD_DP64(0, XP_DT_CMP_VAL_H, OPCODE, DVM_OPCODE),
                    any_h & ~opcode_h);
