@@ -186,10 +186,13 @@ static int64_t slot_wrap_time(HisiPmu *pmu, unsigned idx, int64_t now,
  * its source could count at. A counter that counts slower than that (a
  * filter that matches few events, or none) would bring the timer back ever
  * sooner as it nears its wrap: one event short of it at a bound of 1e9 a
- * second, every ns. So from here on the timer is armed for the exact ns the
- * first counter wraps, found by probing what the slots will count, and no
- * more than a second ahead. A change (a register write, the traffic) arms
- * it at the cheap early bound again (hisi_pmu_schedule).
+ * second, every ns. So from here on the timer is armed for the first ns,
+ * from that bound on, by which a counter has wrapped, found by probing what
+ * the slots will count, and no more than a second ahead. A change (a
+ * register write, the traffic) arms it at the cheap early bound again
+ * (hisi_pmu_schedule). The bound is early up to one event: a flow's next
+ * event may be due at any ns of its interval, so an overflow can come up to
+ * one event's interval after the event that wrapped the counter.
  */
 static void overflow_timer_cb(void *opaque)
 {

@@ -9,9 +9,9 @@
  * whenever the guest reads a counter, something changes, or the one
  * overflow timer fires. After a change the timer is armed for the earliest
  * overflow that would interrupt, from the highest rate each counter can
- * grow at (HisiPmuOps.max_rates); when it fires, for the ns the next
- * counter wraps, found by probing HisiPmuOps.count ahead. An overflow sets
- * the device's status
+ * grow at (HisiPmuOps.max_rates); when it fires, for the first ns from
+ * that bound on by which a counter has wrapped, found by probing
+ * HisiPmuOps.count ahead. An overflow sets the device's status
  * (HisiPmuOps.overflow); then the device works out its interrupt from its
  * state (HisiPmuOps.update_irq).
  *
