@@ -61,7 +61,7 @@ typedef struct TapForward {
 
 typedef struct TapFunction {
     HisiTap *tap;
-    PCIBus *bus;
+    PCIBus *bus;            /* NULL: unplugged, its space free */
     int devfn;
     MemoryRegion root;
     MemoryRegion direct;    /* system memory, at full speed */
@@ -358,7 +358,9 @@ static void tap_window_note(void *opaque, bool write, hwaddr addr,
 static AddressSpace *tap_address_space(PCIBus *bus, void *opaque, int devfn)
 {
     HisiTap *tap = opaque;
-    g_autofree char *name = NULL;
+    g_autofree char *name = g_strdup_printf("hisi-tap[%s:%02x.%x]",
+                                            bus->qbus.name, PCI_SLOT(devfn),
+                                            PCI_FUNC(devfn));
     TapFunction *f;
 
     for (guint i = 0; i < tap->functions->len; i++) {
@@ -367,12 +369,23 @@ static AddressSpace *tap_address_space(PCIBus *bus, void *opaque, int devfn)
             return &f->as;
         }
     }
+    /*
+     * A space is never taken back from the memory core: an unplugged
+     * function's serves the next one plugged at the same place (its bus
+     * named the same), a new requester whose tags start from 0.
+     */
+    for (guint i = 0; i < tap->functions->len; i++) {
+        f = g_ptr_array_index(tap->functions, i);
+        if (!f->bus && !strcmp(f->as.name, name)) {
+            f->bus = bus;
+            f->tag = 0;
+            return &f->as;
+        }
+    }
     f = g_new0(TapFunction, 1);
     f->tap = tap;
     f->bus = bus;
     f->devfn = devfn;
-    name = g_strdup_printf("hisi-tap[%s:%02x.%x]", bus->qbus.name,
-                           PCI_SLOT(devfn), PCI_FUNC(devfn));
     memory_region_init(&f->root, tap->owner, name, UINT64_MAX);
     memory_region_init_alias(&f->direct, tap->owner, "direct",
                              get_system_memory(), 0, UINT64_MAX);
@@ -487,18 +500,21 @@ static int tap_pre_save(void *opaque)
     HisiTap *tap = opaque;
     guint n = 0;
 
-    tap->n_tags = tap->functions->len + tap->ports->len;
-    tap->tags = g_renew(TapTag, tap->tags, tap->n_tags);
+    tap->tags = g_renew(TapTag, tap->tags,
+                        tap->functions->len + tap->ports->len);
     for (guint i = 0; i < tap->functions->len; i++) {
         TapFunction *f = g_ptr_array_index(tap->functions, i);
 
-        tap->tags[n++] = (TapTag) { tap_function_bdf(f), f->tag };
+        if (f->bus) {
+            tap->tags[n++] = (TapTag) { tap_function_bdf(f), f->tag };
+        }
     }
     for (guint i = 0; i < tap->ports->len; i++) {
         TapPort *p = g_ptr_array_index(tap->ports, i);
 
         tap->tags[n++] = (TapTag) { pci_get_bdf(p->dev), p->tag };
     }
+    tap->n_tags = n;
     return 0;
 }
 
@@ -513,7 +529,7 @@ static int tap_post_load(void *opaque, int version_id)
         for (guint i = 0; i < tap->functions->len; i++) {
             TapFunction *f = g_ptr_array_index(tap->functions, i);
 
-            if (tap_function_bdf(f) == t->requester) {
+            if (f->bus && tap_function_bdf(f) == t->requester) {
                 f->tag = t->tag;
             }
         }
@@ -631,11 +647,26 @@ void hisi_tap_plug(HisiTap *tap, PCIDevice *dev)
 void hisi_tap_unplug(HisiTap *tap, PCIDevice *dev)
 {
     TapConfig *c = tap_configs ? g_hash_table_lookup(tap_configs, dev) : NULL;
+    PCIBus *bus;
 
     if (c && c->port && c->port->tap == tap) {
         dev->config_read = c->read;
         dev->config_write = c->write;
         g_hash_table_remove(tap_configs, dev);
+    }
+    /*
+     * The function leaves its space, and so do those below a bridge, whose
+     * secondary bus is freed with it. The transfer under way may be theirs.
+     */
+    hisi_tap_flush(tap);
+    bus = IS_PCI_BRIDGE(dev) ? pci_bridge_get_sec_bus(PCI_BRIDGE(dev)) : NULL;
+    for (guint i = 0; i < tap->functions->len; i++) {
+        TapFunction *f = g_ptr_array_index(tap->functions, i);
+
+        if ((f->bus == pci_get_bus(dev) && f->devfn == dev->devfn) ||
+            (bus && f->bus == bus)) {
+            f->bus = NULL;
+        }
     }
 }
 

@@ -290,13 +290,31 @@ static void test_region_ids(void)
  * PMSR_REQ takes a snapshot and sets PMSR to 1, which the driver polls
  * for before it reads the snapshot; PMSR_CLR sets it back to 0
  */
+/* PMCCNTRSR, the cycle counter's snapshot: its low word, then its high */
+static uint64_t ccn_cycles_snapshot(QTestState *qts)
+{
+    return ccn_rd(qts, CCN_DT_REGION, A_DT_PMCCNTRSR) |
+           (uint64_t)ccn_rd(qts, CCN_DT_REGION, A_DT_PMCCNTRSR + 4) << 32;
+}
+
+/*
+ * PMSR_REQ copies the cycle counter, then 1000 (1 us at 1 GHz since
+ * ccn_init() enabled the PMU), into PMCCNTRSR, which keeps it while the
+ * counter goes on; before any request it reads 0, as the DT resets it.
+ */
 static void test_snapshot_status(void)
 {
     QTestState *qts = ccn_init();
 
     g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 0);
+    g_assert_cmphex(ccn_cycles_snapshot(qts), ==, 0);
+    qtest_clock_step(qts, 1000);
     ccn_wr(qts, CCN_DT_REGION, A_DT_PMSR_REQ, 1);
     g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 1);
+    g_assert_cmpuint(ccn_cycles_snapshot(qts), ==, 1000);
+    qtest_clock_step(qts, 500);
+    g_assert_cmpuint(ccn_cycles(qts), ==, 1500);
+    g_assert_cmpuint(ccn_cycles_snapshot(qts), ==, 1000);
     ccn_wr(qts, CCN_DT_REGION, A_DT_PMSR_CLR, 1);
     g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 0);
     qtest_quit(qts);
@@ -729,6 +747,40 @@ static void test_err_sig_val_intr_disabled(void)
     qtest_quit(qts);
 }
 
+/* A burst of the default traffic object's: the next deadline it arms */
+#define CCN_BURST_NS        (1000 * 1000)
+
+/*
+ * No timer runs but one armed when an overflow is due with the interrupt
+ * enabled: counter 3, 10 requests (5 us) short of its wrap, arms none
+ * with the PMU on and the overflow interrupt off, nor with the interrupt
+ * on and the PMU off (the driver's PMCR between perf runs). The next
+ * deadline is then the end of a burst started at once, not the wrap.
+ */
+static void test_no_timer_without_interrupt(void)
+{
+    static const uint32_t pmcr[] = {
+        R_DT_PMCR_PMU_EN_MASK, R_DT_PMCR_OVFL_INTR_EN_MASK,
+    };
+    QTestState *qts = ccn_init_near_overflow();
+
+    for (int i = 0; i < G_N_ELEMENTS(pmcr); i++) {
+        int64_t now;
+
+        ccn_wr(qts, CCN_DT_REGION, A_DT_PMOVSR_CLR, BIT(3));
+        ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(3), (uint32_t)-10);
+        ccn_wr(qts, CCN_DT_REGION, A_DT_PMCR, pmcr[i]);
+        now = qtest_clock_step(qts, 1);
+        qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
+                                 "{'path': '/machine/hisi-traffic-default', "
+                                 "'property': 'burst-ns', 'value': %d}}",
+                                 CCN_BURST_NS);
+        g_assert_cmpint(qtest_clock_step_next(qts), ==, now + CCN_BURST_NS);
+        g_assert_false(qtest_get_irq(qts, 0));
+    }
+    qtest_quit(qts);
+}
+
 /* Fault injection: advance a counter past 2^32 over QMP */
 static void test_overflow_advance(void)
 {
@@ -914,13 +966,17 @@ static void test_bad_accesses(void)
     ccn_assert_still_counts(qts);
     /*
      * The two words after PMCCNTR read 0, not the cycle counter's words,
-     * while it runs with both of them non-zero.
+     * while it runs with both of them non-zero; writes to them leave it
+     * alone.
      */
     ccn_wr64(qts, CCN_DT_REGION, A_DT_PMCCNTR, 0xab12345678ull);
     qtest_clock_step(qts, 1000);
     g_assert_cmphex(ccn_cycles(qts), ==, 0xab12345678ull + 1000);
     g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, DT_AFTER_PMCCNTR), ==, 0);
     g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, DT_AFTER_PMCCNTR + 4), ==, 0);
+    ccn_wr(qts, CCN_DT_REGION, DT_AFTER_PMCCNTR, 0);
+    ccn_wr(qts, CCN_DT_REGION, DT_AFTER_PMCCNTR + 4, 0);
+    g_assert_cmphex(ccn_cycles(qts), ==, 0xab12345678ull + 1000);
     qtest_quit(qts);
 }
 
@@ -1186,6 +1242,8 @@ int main(int argc, char **argv)
                    test_overflow_irq_when_due);
     qtest_add_func("/arm-ccn/overflow-pmu-events-disabled",
                    test_overflow_pmu_events_disabled);
+    qtest_add_func("/arm-ccn/no-timer-without-interrupt",
+                   test_no_timer_without_interrupt);
     qtest_add_func("/arm-ccn/overflow-advance", test_overflow_advance);
     qtest_add_func("/arm-ccn/err-sig-val-read-clears",
                    test_err_sig_val_read_clears);

@@ -8,12 +8,14 @@
  * refuse (device_add of a device that cannot be hot-plugged, qom-set of a
  * bad value) runs on a qtest machine, which must answer after it, with no
  * device half added. Rows without an expected error are configurations
- * next to refused ones that QEMU must take.
+ * next to refused ones that QEMU must take. Last, the PMUs' help for the
+ * advance property gives the range those rows check.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
+#include "qobject/qlist.h"
 #include "hisi-qtest.h"
 
 /* The virt machine, and a root port rp0 at 00:10.0 on its root bus */
@@ -396,6 +398,46 @@ static void assert_taken(const ConfigCase *c)
     qtest_quit(qts);
 }
 
+/*
+ * The help of each PMU's advance property gives the range of IDX that
+ * qom-set takes: what the advance-idx-too-big rows are refused for going
+ * past
+ */
+static void test_advance_described(void)
+{
+    static const struct {
+        const char *type;
+        const char *range;
+    } pmus[] = {
+        { "hisi-pcie-pmu", "to counter IDX (0-7)" },
+        { "hns3-pmu", "to counter IDX (0-7)" },
+        { "arm-ccn", "to counter IDX (0-8)" },
+    };
+    QTestState *qts = qtest_init("-nodefaults " VIRT);
+
+    for (size_t i = 0; i < ARRAY_SIZE(pmus); i++) {
+        QDict *rsp = qtest_qmp(qts, "{'execute': 'device-list-properties', "
+                               "'arguments': {'typename': %s}}",
+                               pmus[i].type);
+        const char *desc = NULL;
+        QListEntry *e;
+
+        g_assert_nonnull(qdict_get_qlist(rsp, "return"));
+        QLIST_FOREACH_ENTRY(qdict_get_qlist(rsp, "return"), e) {
+            QDict *prop = qobject_to(QDict, qlist_entry_obj(e));
+
+            if (!strcmp(qdict_get_str(prop, "name"), "advance")) {
+                desc = qdict_get_try_str(prop, "description");
+            }
+        }
+        g_assert_nonnull(desc);
+        g_test_message("%s advance: %s", pmus[i].type, desc);
+        g_assert_nonnull(strstr(desc, pmus[i].range));
+        qobject_unref(rsp);
+    }
+    qtest_quit(qts);
+}
+
 static void test_config(const void *data)
 {
     const ConfigCase *c = data;
@@ -426,6 +468,7 @@ int main(int argc, char **argv)
 
         qtest_add_data_func(path, &cases[i], test_config);
     }
+    qtest_add_func("/hisi-config/advance-described", test_advance_described);
     ret = g_test_run();
     unlink(quit_file);
     g_free(quit_file);

@@ -153,6 +153,19 @@ static void pmu_count(Pmu *p, uint64_t ctrl, int64_t ns, uint64_t *cnt,
 /* RAM the edu endpoint's DMA goes to, clear of the PTT's buffers */
 #define DMA_RAM             0x49000000ull
 
+/* The PMU on traffic object t0 with source=real, the edu ready for DMA */
+static void pmu_init_real(Pmu *p, HisiEndpoint *edu)
+{
+    g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
+
+    hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real",
+                  HISI_EDU_DMA_ANY, NULL);
+    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
+                         "traffic=t0,id=pmu");
+    hisi_init(p, PMU_DEVFN, args);
+    hisi_edu_init(p, edu, EDU_BDF);
+}
+
 /*
  * The real DMA of the edu endpoint (traffic source=real), counted: 1000
  * bytes at an odd address go as eight MWr whose Lengths add up to 251 DWs
@@ -189,14 +202,8 @@ static void test_real_dma(void)
     };
     HisiEndpoint edu;
     Pmu p;
-    g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
 
-    hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real",
-                  HISI_EDU_DMA_ANY, NULL);
-    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
-                         "traffic=t0,id=pmu");
-    hisi_init(&p, PMU_DEVFN, args);
-    hisi_edu_init(&p, &edu, EDU_BDF);
+    pmu_init_real(&p, &edu);
     for (int i = 0; i < G_N_ELEMENTS(cases); i++) {
         uint64_t cnt, ext;
 
@@ -209,6 +216,86 @@ static void test_real_dma(void)
             g_assert_cmpuint(ext, ==, cases[i].ext);
         }
     }
+    g_free(edu.dev);
+    hisi_fini(&p);
+}
+
+/*
+ * The PMU takes the real traffic while any counter counts, not only
+ * counter 0: the edu's DMA of 1000 bytes to RAM (251 DWs of payload)
+ * counts on the last counter alone, then on it and counter 0, then on it
+ * after counter 0 stopped.
+ */
+static void test_real_dma_any_counter(void)
+{
+    uint64_t ctrl = pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD) |
+                    R_EVENT_CTRL_EVENT_EN_MASK;
+    const unsigned last = HISI_PCIE_PMU_COUNTERS - 1;
+    HisiEndpoint edu;
+    Pmu p;
+
+    pmu_init_real(&p, &edu);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, last), ctrl);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    hisi_edu_dma(&p, &edu, true, DMA_RAM + 3, 1000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, last)), ==,
+                     251 * 4);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), ctrl);
+    hisi_edu_dma(&p, &edu, true, DMA_RAM + 3, 1000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 251 * 4);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, last)), ==,
+                     2 * 251 * 4);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), 0);
+    hisi_edu_dma(&p, &edu, true, DMA_RAM + 3, 1000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 251 * 4);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, last)), ==,
+                     3 * 251 * 4);
+    g_free(edu.dev);
+    hisi_fini(&p);
+}
+
+/* A second PMU, of core 1 */
+#define PMU1_DEVFN          QPCI_DEVFN(0xa, 0)
+
+/*
+ * A PMU counts the real traffic of the root ports it covers (bdf-min to
+ * bdf-max) only: the edu's DMA of 1000 bytes to RAM through 00:10.0, 251
+ * DWs of payload, counts on a PMU of 00:10.0 to 00:17.7 (the default) and
+ * not on one of 00:11.0 to 00:11.7, whether by requester or by the port
+ * bit 00:10.0 would have.
+ */
+static void test_real_dma_uncovered_port(void)
+{
+    const uint64_t ctrl[] = {
+        pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD),
+        pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD),
+    };
+    HisiEndpoint edu;
+    Pmu p, covering;
+    g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
+
+    hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real",
+                  HISI_EDU_DMA_ANY, NULL);
+    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
+                         "traffic=t0,id=pmu,bdf-min=0x88,bdf-max=0x8f");
+    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0xa,"
+                         "traffic=t0,id=pmu1,core-id=1");
+    hisi_init(&p, PMU_DEVFN, args);
+    covering = p;
+    covering.dev = hisi_enable(&p, PMU1_DEVFN, &covering.bar);
+    hisi_edu_init(&p, &edu, EDU_BDF);
+    for (int i = 0; i < G_N_ELEMENTS(ctrl); i++) {
+        uint64_t cnt, ext;
+
+        pmu_start(&p, ctrl[i]);
+        pmu_start(&covering, ctrl[i]);
+        hisi_edu_dma(&p, &edu, true, DMA_RAM + 3, 1000);
+        pmu_stop(&covering, &cnt, &ext);
+        g_assert_cmpuint(cnt, ==, 251 * 4);
+        pmu_stop(&p, &cnt, &ext);
+        g_assert_cmpuint(cnt, ==, 0);
+    }
+    g_free(covering.dev);
     g_free(edu.dev);
     hisi_fini(&p);
 }
@@ -731,6 +818,33 @@ static void test_overflow_msi_when_due(void)
     hisi_fini(&p);
 }
 
+/*
+ * The MSI of an overflow comes with no register read, by the first ns by
+ * which the counter has wrapped or within an event's interval of the event
+ * that wrapped it: EXT_CNT of a bandwidth event on a port with no traffic,
+ * one cycle short of its wrap at 900 MHz. That cycle ends 1.11 ns on, so
+ * the counter has not wrapped at 1 ns, has at 2 ns, and the MSI comes at
+ * 2 ns (one cycle after the wrap is 2.22 ns).
+ */
+static void test_overflow_cycles_within_a_cycle(void)
+{
+    Pmu p;
+
+    pmu_init(&p, ",clock-freq=900000000", NULL);
+    hisi_msi_taken(&p);
+    pmu_start(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_BOTH));
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0), UINT64_MAX);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    qtest_clock_step(p.qts, 1);
+    g_assert_false(hisi_msi_taken(&p));
+    qtest_clock_step(p.qts, 1);
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
 /* Masked: the status, no MSI; unmasking sends it */
 static void test_overflow_masked_msi_on_unmask(void)
 {
@@ -885,6 +999,179 @@ static void test_migration(void)
                      ext + 1000);
     hisi_fini(&dst);
     hisi_fini(&src);
+}
+
+/*
+ * A device's section in the migration stream (migration/savevm.c,
+ * save_section_header): QEMU_VM_SECTION_FULL, the section id (be32), the
+ * idstr (its length in a byte, then its characters), the instance id and
+ * the version (be32 each), then the fields of its VMState.
+ */
+#define STREAM_SECTION_FULL 0x04
+
+/* @p's QEMU stopped, and its migration stream, saved to a file */
+static GByteArray *pmu_save_stream(Pmu *p)
+{
+    g_autofree char *file = g_strdup_printf("%s/hisi-pcie-pmu-stream-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("file:%s", file);
+    g_autoptr(GError) err = NULL;
+    gchar *data;
+    gsize len;
+
+    qtest_qmp_assert_success(p->qts, "{'execute': 'stop'}");
+    qtest_qmp_assert_success(p->qts, "{'execute': 'migrate', 'arguments':"
+                             " {'uri': %s}}", uri);
+    hisi_wait_migration(p->qts);
+    g_file_get_contents(file, &data, &len, &err);
+    g_assert_no_error(err);
+    unlink(file);
+    return g_byte_array_new_take((guint8 *)data, len);
+}
+
+/*
+ * Where in @stream the fields of the section start whose idstr is @name
+ * or ends with "/" @name (a PCI function's); its version is the be32
+ * before them
+ */
+static size_t stream_section_fields(GByteArray *stream, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (size_t i = 0; i + 6 < stream->len; i++) {
+        const guint8 *s = stream->data + i;
+        size_t id_len = s[5];
+        const char *id = (const char *)s + 6;
+
+        if (s[0] == STREAM_SECTION_FULL && id_len >= n &&
+            i + 6 + id_len + 8 <= stream->len &&
+            !memcmp(id + id_len - n, name, n) &&
+            (id_len == n || id[id_len - n - 1] == '/')) {
+            return i + 6 + id_len + 8;
+        }
+    }
+    g_assert_not_reached();
+}
+
+static uint32_t stream_section_version(GByteArray *stream, const char *name)
+{
+    return ldl_be_p(stream->data + stream_section_fields(stream, name) - 4);
+}
+
+/*
+ * The stream says which version of its VMState each section holds, and a
+ * QEMU loads only the versions it knows: the PMU's is 2 (and 2 the only
+ * one it loads), the traffic object's 3, so that a stream of this QEMU
+ * loads into another build of the same devices.
+ */
+static void test_stream_versions(void)
+{
+    g_autoptr(GByteArray) stream = NULL;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    stream = pmu_save_stream(&p);
+    g_assert_cmpuint(stream_section_version(stream, "hisi-pcie-pmu"), ==, 2);
+    g_assert_cmpuint(stream_section_version(stream, "hisi-traffic"), ==, 3);
+    hisi_fini(&p);
+}
+
+/*
+ * A copy of @stream whose hisi-traffic section has the @len bytes of
+ * @rules for its rules text (its fields: the seed, the length of the
+ * text with its NUL as a be32, the text)
+ */
+static GByteArray *stream_with_rules(GByteArray *stream, const void *rules,
+                                     uint32_t len)
+{
+    size_t at = stream_section_fields(stream, "hisi-traffic") + 8;
+    size_t end = at + 4 + ldl_be_p(stream->data + at);
+    GByteArray *copy = g_byte_array_new();
+    uint8_t be_len[4];
+
+    g_assert_cmpuint(end, <=, stream->len);
+    stl_be_p(be_len, len);
+    g_byte_array_append(copy, stream->data, at);
+    g_byte_array_append(copy, be_len, sizeof(be_len));
+    g_byte_array_append(copy, rules, len);
+    g_byte_array_append(copy, stream->data + end, stream->len - end);
+    return copy;
+}
+
+/*
+ * A new QEMU, started as pmu_init() starts them, loads @stream: whether
+ * it completed (else it failed, and that QEMU runs on)
+ */
+static bool pmu_load_stream(GByteArray *stream)
+{
+    g_autofree char *file = g_strdup_printf("%s/hisi-pcie-pmu-stream-in-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("file:%s", file);
+    g_autoptr(GError) err = NULL;
+    bool completed = false;
+    Pmu dst;
+
+    g_file_set_contents(file, (const char *)stream->data, stream->len, &err);
+    g_assert_no_error(err);
+    pmu_init(&dst, "", "-incoming", "defer", NULL);
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
+                             " 'arguments': {'uri': %s,"
+                             " 'exit-on-error': false}}", uri);
+    for (int i = 0;; i++) {
+        QDict *rsp = qtest_qmp(dst.qts, "{'execute': 'query-migrate'}");
+        QDict *ret = qdict_get_qdict(rsp, "return");
+        const char *status = qdict_haskey(ret, "status") ?
+                             qdict_get_str(ret, "status") : "none";
+        bool done = !strcmp(status, "completed") ||
+                    !strcmp(status, "failed");
+
+        completed = !strcmp(status, "completed");
+        qobject_unref(rsp);
+        if (done) {
+            break;
+        }
+        g_assert_cmpint(i, <, 1000);
+        g_usleep(10 * 1000);
+    }
+    /* It runs on after a failed load */
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'query-status'}");
+    unlink(file);
+    hisi_fini(&dst);
+    return completed;
+}
+
+/*
+ * A destination refuses a hisi-traffic section it cannot read, and the
+ * migration fails: one of version 2 (the layout before NIC functions and
+ * ring nodes were in it), rules of no bytes, rules whose last byte is not
+ * their NUL (here an empty text, then a stray byte). The same stream with
+ * valid rules ("", its NUL) loads.
+ */
+static void test_traffic_stream_refused(void)
+{
+    static const char unterminated[] = { '\0', 'x' };
+    g_autoptr(GByteArray) stream = NULL;
+    g_autoptr(GByteArray) version_2 = NULL;
+    g_autoptr(GByteArray) no_rules = NULL;
+    g_autoptr(GByteArray) empty_rules = NULL;
+    g_autoptr(GByteArray) stray_byte = NULL;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    stream = pmu_save_stream(&p);
+    hisi_fini(&p);
+    empty_rules = stream_with_rules(stream, "", 1);
+    g_assert_true(pmu_load_stream(empty_rules));
+    version_2 = g_byte_array_new();
+    g_byte_array_append(version_2, stream->data, stream->len);
+    stl_be_p(version_2->data +
+             stream_section_fields(version_2, "hisi-traffic") - 4, 2);
+    g_assert_false(pmu_load_stream(version_2));
+    no_rules = stream_with_rules(stream, "", 0);
+    g_assert_false(pmu_load_stream(no_rules));
+    stray_byte = stream_with_rules(stream, unterminated,
+                                   sizeof(unterminated));
+    g_assert_false(pmu_load_stream(stray_byte));
 }
 
 /* Every counter's CNT, EXT_CNT and status */
@@ -1187,6 +1474,10 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hisi-pcie-pmu/reset-values", test_reset_values);
     qtest_add_func("/hisi-pcie-pmu/real-dma", test_real_dma);
+    qtest_add_func("/hisi-pcie-pmu/real-dma-any-counter",
+                   test_real_dma_any_counter);
+    qtest_add_func("/hisi-pcie-pmu/real-dma-uncovered-port",
+                   test_real_dma_uncovered_port);
     qtest_add_func("/hisi-pcie-pmu/real-cpu-accesses",
                    test_real_cpu_accesses);
     qtest_add_func("/hisi-pcie-pmu/counter-halves", test_counter_halves);
@@ -1220,6 +1511,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-pcie-pmu/trigger", test_trigger);
     qtest_add_func("/hisi-pcie-pmu/overflow-msi-when-due",
                    test_overflow_msi_when_due);
+    qtest_add_func("/hisi-pcie-pmu/overflow-cycles-within-a-cycle",
+                   test_overflow_cycles_within_a_cycle);
     qtest_add_func("/hisi-pcie-pmu/overflow-masked-msi-on-unmask",
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hisi-pcie-pmu/overflow-never-due",
@@ -1228,6 +1521,9 @@ int main(int argc, char **argv)
                    test_trigger_not_met_ahead);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);
     qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
+    qtest_add_func("/hisi-pcie-pmu/stream-versions", test_stream_versions);
+    qtest_add_func("/hisi-pcie-pmu/traffic-stream-refused",
+                   test_traffic_stream_refused);
     qtest_add_data_func("/hisi-pcie-pmu/migration-overflow-pending/"
                         "event-started", GINT_TO_POINTER(false),
                         test_migration_overflow_pending);

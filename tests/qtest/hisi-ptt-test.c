@@ -483,6 +483,8 @@ static void test_stall_until_released(void)
  * (a TLP every 5 us), fill buffer 0 at 10 us (TLPs at 0 and 5 us); by
  * 20 us buffer 1 has the record of the TLP at 10 us and the one at 15 us
  * is lost, as the records and lost-tlps properties show in between.
+ * Then one record short, the stalled trace runs no timer: the TLPs lost
+ * meanwhile are counted at the driver's next access, not by the clock.
  */
 static void test_stalled_buffer_filled_by_clock(void)
 {
@@ -504,6 +506,12 @@ static void test_stalled_buffer_filled_by_clock(void)
     g_assert_cmpuint(ptt_qom_get_uint(&p, "records"), ==, 3);
     g_assert_cmpuint(ptt_qom_get_uint(&p, "lost-tlps"), ==, 2);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(0));
+    /* The TLPs at 25, 30, 35 and 40 us wait for the next access. */
+    qtest_clock_step(p.qts, 20 * 1000);             /* to 42 us */
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "lost-tlps"), ==, 2);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(0));
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "records"), ==, 3);
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "lost-tlps"), ==, 6);
     ptt_stop(&p);
     hisi_fini(&p);
 }
@@ -1915,6 +1923,19 @@ static const PttTrace edu_np = {
     .requester = true, .target = EDU_BDF,
 };
 
+/* The edu's DMA read of 1000 bytes, traced: two MRd, tags @tag and next */
+static void ptt_edu_read_tags(RealPtt *r, uint8_t tag)
+{
+    RealRecord rec[2];
+
+    ptt_start(&r->p, edu_np);
+    hisi_edu_dma(&r->p, &r->edu, false, DMA_RAM, 1000);
+    ptt_real_records(&r->p, rec, ARRAY_SIZE(rec));
+    g_assert_cmphex(rec[0].tag, ==, tag);
+    g_assert_cmphex(rec[1].tag, ==, tag + 1);
+    ptt_stop(&r->p);
+}
+
 /*
  * The root port at rp-bdf-max is in the PTT's range: with 00:10.0 (BDF
  * 0x80) both its lowest and highest, the edu's real DMA read of 1000
@@ -1972,12 +1993,7 @@ static void test_real_tags_migrate(void)
     hisi_migrate_into(src.p.qts, dst.p.qts);
     ptt_fini_real(&src);
     hisi_edu_init(&dst.p, &dst.edu, EDU_BDF);
-    ptt_start(&dst.p, edu_np);
-    hisi_edu_dma(&dst.p, &dst.edu, false, DMA_RAM, 1000);
-    ptt_real_records(&dst.p, rec, 2);
-    g_assert_cmphex(rec[0].tag, ==, 2);
-    g_assert_cmphex(rec[1].tag, ==, 3);
-    ptt_stop(&dst.p);
+    ptt_edu_read_tags(&dst, 2);
     ptt_start(&dst.p, port_np);
     hisi_edu_cpu_accesses(&dst.p, &dst.edu);
     ptt_real_records(&dst.p, rec, 4);
@@ -2052,15 +2068,21 @@ static const HisiRefusal bad_properties[] = {
 #define RP1_ARGS            "pcie-root-port,id=rp1,bus=pcie.0,chassis=2," \
                             "addr=0x11"
 
-/* Number root port rp1's secondary bus 2, as firmware would */
-static void ptt_number_rp1(Ptt *p)
+/* Number root port rp1's secondary bus @bus, the only one below it */
+static void ptt_number_rp1_bus(Ptt *p, uint8_t bus)
 {
     QPCIDevice *rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
 
     g_assert_nonnull(rp1);
-    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
-    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
+    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, bus);
+    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, bus);
     g_free(rp1);
+}
+
+/* Number root port rp1's secondary bus 2, as firmware would */
+static void ptt_number_rp1(Ptt *p)
+{
+    ptt_number_rp1_bus(p, 2);
 }
 
 /*
@@ -2496,6 +2518,39 @@ static void test_traffic_changes_keep_phase(void)
 }
 
 /*
+ * An endpoint whose BAR is not mapped (nothing enabled the edu) still has
+ * its MMIO writes, to a stand-in window of its own: 4 KiB at 0x10000000 +
+ * BDF * 4 KiB, TLP k at k * 128 bytes into it, as into a BAR. The CPU's
+ * writes carry the root port's ID; from time 0 on, TLP k comes at k * 50
+ * us (20000/s), so 200 us of trace from 1 us hold TLPs 1-4.
+ */
+#define EDU_STANDIN_WINDOW  (0x10000000u + EDU_BDF * 0x1000u)
+#define MMIO_WRITE_NS       50000
+#define TLP_MWR_3DW         0x40        /* header DW0 31:24 */
+
+static void test_mmio_window_without_bar(void)
+{
+    RealRecord rec[4];
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    qtest_clock_step(p.qts, 1000);
+    ptt_start(&p, rp_out_posted);
+    qtest_clock_step(p.qts, ARRAY_SIZE(rec) * MMIO_WRITE_NS);
+    ptt_stop(&p);
+    ptt_real_records(&p, rec, ARRAY_SIZE(rec));
+    for (int i = 0; i < ARRAY_SIZE(rec); i++) {
+        unsigned k = i + 1;
+
+        g_assert_cmphex(rec[i].fmt_type, ==, TLP_MWR_3DW);
+        g_assert_cmphex(rec[i].requester, ==, HISI_RP_DEVFN);
+        g_assert_cmpuint(rec[i].tag, ==, k);
+        g_assert_cmphex(rec[i].addr, ==, EDU_STANDIN_WINDOW + k * 128);
+    }
+    hisi_fini(&p);
+}
+
+/*
  * Hot-plug: an edu endpoint below root port 00:11.0 (bus 2, "rp1"), traced
  * alone by that port's filter: its built-in DMA writes, 200000/s, TLP k
  * at 5000 k ns after it appears.
@@ -2713,6 +2768,110 @@ static void test_hot_unplug_traced_to_removal(void)
     hisi_fini(&p);
 }
 
+/*
+ * An unplugged endpoint's streams go with it. Below rp1, edu hp0 is
+ * plugged at 02:00.0 2.5 us off the 5 us grid of time 0 and removed; the
+ * guest then numbers rp1's bus 3, plugs edu hp1 (03:00.0) on the grid and
+ * numbers the bus 2 again, which puts hp1 at hp0's old BDF. That BDF is
+ * new to the traffic: hp1's DMA writes come on the grid, one every 5 us,
+ * none 2.5 us off it where hp0's would have gone on.
+ */
+static void test_unplugged_streams_not_inherited(void)
+{
+    int64_t base;
+    uint32_t n;
+    Ptt p;
+
+    ptt_init_rp1(&p, NULL);
+    qtest_clock_step(p.qts, 20 * HP_DMA_WRITE_NS + HP_DMA_WRITE_NS / 2);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+    qtest_clock_step(p.qts, 100 * 1000);
+    hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
+    ptt_number_rp1_bus(&p, 3);
+    g_assert_cmpint(qtest_clock_step(p.qts, 20 * HP_DMA_WRITE_NS -
+                                            HP_DMA_WRITE_NS / 2), ==,
+                    60 * HP_DMA_WRITE_NS);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp1");
+    qtest_clock_step(p.qts, 100 * 1000);
+    ptt_number_rp1_bus(&p, 2);
+    base = qtest_clock_step(p.qts, 1000);
+    ptt_start(&p, rp1_dma_writes);
+    qtest_clock_step(p.qts, 100 * 1000);
+    ptt_stop(&p);
+    n = ptt_rec8_in_buf0(&p);
+    g_assert_cmpuint(n, ==, 100 * 1000 / HP_DMA_WRITE_NS);
+    for (uint32_t i = 0; i < n; i++) {
+        g_assert_cmpuint((base + ptt_rec8_time(&p, 0, i)) % HP_DMA_WRITE_NS,
+                         ==, 0);
+    }
+    hisi_fini(&p);
+}
+
+/*
+ * A switch below root port 00:11.0 (its upstream port, a downstream port
+ * and an edu below that) taken away whole: its buses go with it, and a
+ * migration afterwards still carries the tags of the functions left (the
+ * edu at 01:00.0 goes on with tags 2 and 3 in the destination).
+ */
+static void test_real_switch_unplug_migrates(void)
+{
+    RealPtt src, dst;
+
+    ptt_init(&src.p, ",traffic=t0,id=ptt", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
+             "-device", RP1_ARGS,
+             "-device", "x3130-upstream,id=up,bus=rp1",
+             "-device", "xio3130-downstream,id=dn,bus=up,chassis=3,slot=0",
+             "-device", "edu,id=swedu,bus=dn", NULL);
+    hisi_edu_init(&src.p, &src.edu, EDU_BDF);
+    ptt_edu_read_tags(&src, 0);
+    hisi_hot_unplug(&src.p, RP1_DEVFN, "up");
+
+    ptt_init(&dst.p, ",traffic=t0,id=ptt", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
+             "-device", RP1_ARGS, "-incoming", "defer", NULL);
+    hisi_migrate_into(src.p.qts, dst.p.qts);
+    ptt_fini_real(&src);
+    hisi_edu_init(&dst.p, &dst.edu, EDU_BDF);
+    ptt_edu_read_tags(&dst, 2);
+    ptt_fini_real(&dst);
+}
+
+/*
+ * A function plugged where another was removed is a new requester: an edu
+ * hot-plugged below rp1 (02:00.0) reads 1000 bytes by DMA with tags 0 and
+ * 1, and so does the one plugged there after it is removed.
+ */
+static void test_real_replug_tags_from_0(void)
+{
+    static const PttTrace rp1_edu_np = {
+        .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .requester = true, .target = RP1_EDU_BDF,
+    };
+    RealRecord rec[2];
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
+             "-device", RP1_ARGS, NULL);
+    ptt_number_rp1(&p);
+    for (int plug = 0; plug < 2; plug++) {
+        HisiEndpoint edu;
+
+        hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+        hisi_endpoint_init(&p, &edu, RP1_DEVFN, RP1_EDU_BDF);
+        ptt_start(&p, rp1_edu_np);
+        hisi_edu_dma(&p, &edu, false, DMA_RAM, 1000);
+        ptt_stop(&p);
+        ptt_real_records(&p, rec, ARRAY_SIZE(rec));
+        g_assert_cmphex(rec[0].tag, ==, 0);
+        g_assert_cmphex(rec[1].tag, ==, 1);
+        g_free(edu.dev);
+        hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
+    }
+    hisi_fini(&p);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -2830,10 +2989,18 @@ int main(int argc, char **argv)
                    test_tune_scope_pmu_counts);
     qtest_add_func("/hisi-ptt/traffic-changes-keep-phase",
                    test_traffic_changes_keep_phase);
+    qtest_add_func("/hisi-ptt/mmio-window-without-bar",
+                   test_mmio_window_without_bar);
     qtest_add_func("/hisi-ptt/hotplug-traced-from-plug",
                    test_hotplug_traced_from_plug);
     qtest_add_func("/hisi-ptt/hot-unplug-traced-to-removal",
                    test_hot_unplug_traced_to_removal);
+    qtest_add_func("/hisi-ptt/unplugged-streams-not-inherited",
+                   test_unplugged_streams_not_inherited);
+    qtest_add_func("/hisi-ptt/real-traffic/switch-unplug-migrates",
+                   test_real_switch_unplug_migrates);
+    qtest_add_func("/hisi-ptt/real-traffic/replug-tags-from-0",
+                   test_real_replug_tags_from_0);
     qtest_add_func("/hisi-ptt/fault-tuning-busy", test_fault_tuning_busy);
     qtest_add_func("/hisi-ptt/fault-dma-fails", test_fault_dma_fails);
     qtest_add_func("/hisi-ptt/fault-trace-busy", test_fault_trace_busy);

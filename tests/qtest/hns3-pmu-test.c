@@ -179,12 +179,17 @@ static void test_exact_packets(void)
     hisi_fini(&p);
 }
 
+/*
+ * 2 queues x 1000 packets of 100 bytes; EXT_CNT counts the cycles of the
+ * 1 ms counted, started 300 us after start-up: not the time since start-up
+ */
 static void test_exact_bandwidth(void)
 {
     uint64_t cnt, ext;
     Pmu p;
 
     pmu_init(&p, "", NULL);
+    qtest_clock_step(p.qts, 300000);
     pmu_count(&p, pmu_event(BW_SSU_RPU, MODE_GLOBAL), 0, 1000000, &cnt,
               &ext);
     g_assert_cmpuint(cnt, ==, 200000);
@@ -205,16 +210,21 @@ static void test_exact_rpu_latency(void)
     hisi_fini(&p);
 }
 
-/* One interrupt per 10 packets */
+/*
+ * One interrupt per 10 packets; EXT_CNT counts the cycles of the 1 ms
+ * counted, started 300 us after start-up: not the time since start-up
+ */
 static void test_exact_interrupts(void)
 {
     uint64_t cnt, ext;
     Pmu p;
 
     pmu_init(&p, "", NULL);
+    qtest_clock_step(p.qts, 300000);
     pmu_count(&p, pmu_event(INTR_MSIX_NIC, MODE_GLOBAL), 0, 1000000, &cnt,
               &ext);
     g_assert_cmpuint(cnt, ==, 200);
+    g_assert_cmpuint(ext, ==, 1000000);
     hisi_fini(&p);
 }
 
@@ -460,18 +470,24 @@ static void test_unknown_event(void)
     hisi_fini(&p);
 }
 
-/* Slot 0 counting packets, its overflow unmasked, 10 packets (5 us) to go */
-static uint32_t pmu_start_near_overflow(Pmu *p)
+/* Slot 0 counting @event, its overflow unmasked, @left to go */
+static uint32_t pmu_start_near_overflow_of(Pmu *p, uint16_t event,
+                                           uint64_t left)
 {
-    uint32_t ctrl = pmu_event(PPS_SSU_RPU, MODE_GLOBAL) |
-                    R_EVENT_CTRL_LOW_EN_MASK;
+    uint32_t ctrl = pmu_event(event, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK;
 
     hisi_msi_taken(p);
     hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0), ctrl);
-    hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0), -10ull);
+    hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0), -left);
     hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 0), 0);
     hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
     return ctrl;
+}
+
+/* Slot 0 counting packets, its overflow unmasked, 10 packets (5 us) to go */
+static uint32_t pmu_start_near_overflow(Pmu *p)
+{
+    return pmu_start_near_overflow_of(p, PPS_SSU_RPU, 10);
 }
 
 static bool pmu_overflow_pending(Pmu *p, unsigned slot)
@@ -496,6 +512,29 @@ static void test_overflow_msi_when_due(void)
     g_assert_true(pmu_overflow_pending(&p, 0));
     g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)), <,
                      20);
+    hisi_fini(&p);
+}
+
+/*
+ * The timer raises the overflow when due for the counters of bytes and of
+ * delay cycles too, each bounded by how fast it can grow (bytes by the
+ * longest packet, delay cycles by its stream's latency), not by the
+ * packets: 1000 bytes, or 1000 cycles of the RPU's 100 ns a packet, are
+ * 10 packets, the last of them at 4 us. @data: the event.
+ */
+static void test_overflow_msi_when_due_of(gconstpointer data)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start_near_overflow_of(&p, GPOINTER_TO_INT(data), 1000);
+    qtest_clock_step(p.qts, 2000);
+    g_assert_false(hisi_msi_taken(&p));
+    qtest_clock_step(p.qts, 10000);
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_true(pmu_overflow_pending(&p, 0));
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)), <,
+                     2000);
     hisi_fini(&p);
 }
 
@@ -615,6 +654,10 @@ static void pmu_set_rx_rate(Pmu *p, uint64_t rate)
  * several of them, a pause among them, are linear (each interval at its
  * rate, no extra packet per queue per change), and the interrupts, one
  * per 10 packets of a queue, follow the same packet numbers throughout.
+ * The last rate, 1 packet per ms, makes the phase count: each queue's
+ * next packet comes when the work it still needed at that change is done,
+ * 492.3 us on, and 2 packets come in the last 1.5 ms (a stream at that
+ * rate from 0 ns would have them on whole ms: 1).
  */
 static void test_rule_changes_linear(void)
 {
@@ -624,7 +667,7 @@ static void test_rule_changes_linear(void)
         uint64_t rate;
     } changes[] = {
         { 1000003, 3000000 }, { 700009, 0 }, { 400007, 700000 },
-        { 1400011, 1000000 },
+        { 1400011, 1000000 }, { 1500013, 1000 },
     };
     RatePiece pieces[ARRAY_SIZE(changes) + 1] = { { 0, 1000000 } };
     int64_t start, now;
@@ -1000,6 +1043,12 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/unknown-event", test_unknown_event);
     qtest_add_func("/hns3-pmu/overflow-msi-when-due",
                    test_overflow_msi_when_due);
+    qtest_add_data_func("/hns3-pmu/overflow-msi-when-due-bytes",
+                        GINT_TO_POINTER(BW_SSU_RPU),
+                        test_overflow_msi_when_due_of);
+    qtest_add_data_func("/hns3-pmu/overflow-msi-when-due-delay",
+                        GINT_TO_POINTER(DLY_RPU),
+                        test_overflow_msi_when_due_of);
     qtest_add_func("/hns3-pmu/overflow-status-reset",
                    test_overflow_status_reset);
     qtest_add_func("/hns3-pmu/overflow-masked-msi-on-unmask",
