@@ -48,6 +48,7 @@
 #define HNF_MC_REQS         0xd
 #define XP_VALID_FLIT       0x4     /* XP event */
 #define VC_REQ              0
+#define VC_RSP              1
 #define VC_DAT              3
 #define DIR_RX              0       /* the node receives */
 #define DIR_TX              1       /* the node sends */
@@ -650,6 +651,47 @@ static void test_overflow_irq_when_due(void)
     qtest_quit(qts);
 }
 
+/* The traffic of @rules, HN-F 2's XP's DT and the PMU on */
+static QTestState *ccn_start_hnf2_rules(const char *rules)
+{
+    g_autofree char *escaped = hisi_opt_escape(rules);
+    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
+                                               escaped);
+    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, HNF2_XP);
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
+           MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
+    return qts;
+}
+
+/*
+ * The timer raises the overflow when due on any channel and direction, by
+ * the rate of the flits the counter counts: HN-F 2's received responses,
+ * at 2000000 a second its only flits, on watchpoint 0 of its port; counter
+ * 3, 10 responses (5 us) short of its wrap, wraps with the response at
+ * 4500 ns and the interrupt comes with no register access.
+ */
+static void test_overflow_irq_rsp_rx(void)
+{
+    QTestState *qts = ccn_start_hnf2_rules("stream=ring-all,rate=0;"
+                                           "node=2,stream=ring-rsp-rx,"
+                                           "rate=2000000");
+
+    ccn_watch_any(qts, HNF2_XP, 0, 0, DIR_RX, VC_RSP);
+    ccn_counter_select(qts, 3, HNF2_XP, DT_CONFIG_WP0);
+    ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(3), (uint32_t)-10);
+    qtest_clock_step(qts, 2000);
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 4000);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==, BIT(3));
+    /* 12 responses in 6 us */
+    g_assert_cmpuint(ccn_counter(qts, 3), ==, 2);
+    qtest_quit(qts);
+}
+
 /* PMU events disabled in the MN: the status, no interrupt */
 static void test_overflow_pmu_events_disabled(void)
 {
@@ -798,17 +840,7 @@ static void test_overflow_advance(void)
 /* HN-F 2 receiving 8 requests a ns, its XP's DT and the PMU on */
 static QTestState *ccn_start_hnf2_fast(void)
 {
-    g_autofree char *rules = hisi_opt_escape("node=2,stream=ring-req-rx,"
-                                             "rate=8000000000");
-    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
-                                               rules);
-    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
-
-    ccn_pmu_enable(qts);
-    ccn_xp_dt_enable(qts, HNF2_XP);
-    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
-           MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
-    return qts;
+    return ccn_start_hnf2_rules("node=2,stream=ring-req-rx,rate=8000000000");
 }
 
 /* Above 2^32 events/s the overflow is still raised when due, not later */
@@ -1094,6 +1126,56 @@ static void test_rule_changes_linear(void)
     qtest_quit(qts);
 }
 
+/*
+ * A rule change carries each ring node's streams on from where that node's
+ * stood: HN-F 2 and HN-F 10 receive requests at 2000000 and 3000000 a
+ * second, counted from 123457 ns (HN-F 2 met first, by counter 0, then
+ * HN-F 10 by counter 1). At 1123460 ns, 0.92 of HN-F 2's flit interval on
+ * and 0.38 of HN-F 10's, a change sets 5000000 and 1200000; 1000301 ns
+ * later each count is its own closed form (7002 and 4200 requests): HN-F
+ * 10's next request comes 0.62 of a flit's work after the change, not
+ * HN-F 2's 0.08.
+ */
+static void test_rule_change_two_nodes(void)
+{
+    g_autofree char *rules = hisi_opt_escape("stream=ring-all,rate=0;"
+                                             "node=2,stream=ring-req-rx,"
+                                             "rate=2000000;"
+                                             "node=10,stream=ring-req-rx,"
+                                             "rate=3000000");
+    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
+                                               rules);
+    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    RatePiece hnf2[2] = { { 0, 2000000 } };
+    RatePiece hnf10[2] = { { 0, 3000000 } };
+    int64_t start, now;
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, HNF2_XP);
+    ccn_xp_dt_enable(qts, HNF10_XP);
+    start = qtest_clock_step(qts, 123457);
+    ccn_count_hnf2_reqs(qts, 0);
+    ccn_wr(qts, HNF10_REGION, A_NODE_PMU_EVENT_SEL, HNF_POCQ_REQS_RECVD);
+    ccn_counter_select(qts, 1, HNF10_XP, DT_CONFIG_NODE);
+    now = qtest_clock_step(qts, 1000003);
+    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}",
+                             "stream=ring-all,rate=0;"
+                             "node=2,stream=ring-req-rx,rate=5000000;"
+                             "node=10,stream=ring-req-rx,rate=1200000");
+    hnf2[1] = (RatePiece) { now, 5000000 };
+    hnf10[1] = (RatePiece) { now, 1200000 };
+    now = qtest_clock_step(qts, 1000301);
+    g_assert_cmpuint(ccn_counter(qts, 0), ==,
+                     closed_form_flits(hnf2, ARRAY_SIZE(hnf2), now) -
+                     closed_form_flits(hnf2, ARRAY_SIZE(hnf2), start));
+    g_assert_cmpuint(ccn_counter(qts, 1), ==,
+                     closed_form_flits(hnf10, ARRAY_SIZE(hnf10), now) -
+                     closed_form_flits(hnf10, ARRAY_SIZE(hnf10), start));
+    qtest_quit(qts);
+}
+
 /* The counters, the cycle counter and the overflow status */
 static void ccn_twin_log_counters(QTestState *qts, HisiTwinLog *log)
 {
@@ -1240,6 +1322,7 @@ int main(int argc, char **argv)
                    test_no_count_with_dt_config_0);
     qtest_add_func("/arm-ccn/overflow-irq-when-due",
                    test_overflow_irq_when_due);
+    qtest_add_func("/arm-ccn/overflow-irq-rsp-rx", test_overflow_irq_rsp_rx);
     qtest_add_func("/arm-ccn/overflow-pmu-events-disabled",
                    test_overflow_pmu_events_disabled);
     qtest_add_func("/arm-ccn/no-timer-without-interrupt",
@@ -1258,5 +1341,7 @@ int main(int argc, char **argv)
                    test_counter_on_missing_xp);
     qtest_add_func("/arm-ccn/migration", test_migration);
     qtest_add_func("/arm-ccn/rule-changes-linear", test_rule_changes_linear);
+    qtest_add_func("/arm-ccn/rule-change-two-nodes",
+                   test_rule_change_two_nodes);
     return g_test_run();
 }

@@ -819,6 +819,34 @@ static void test_overflow_msi_when_due(void)
 }
 
 /*
+ * A bandwidth counter's overflow comes when due too, with no register read:
+ * RX_MWR_FLUX counts 80 bytes per TLP (16 DW of payload, a 4-DW header),
+ * one TLP per us at 0, 1000, 2000 ns, ...; 320 bytes short of its wrap,
+ * the TLP at 3000 ns wraps it. The timer is armed by the most bytes a
+ * second the TLPs could bring (the rate times the longest TLP), 80 per us:
+ * it fires at 4000 ns, within a TLP's interval of the wrap.
+ */
+static void test_overflow_flux_msi_when_due(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_msi_taken(&p);
+    pmu_start(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH));
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -(4ull * 80));
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    qtest_clock_step(p.qts, 2500);
+    g_assert_false(hisi_msi_taken(&p));
+    qtest_clock_step(p.qts, 2000);
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
+    /* the TLP at 4000 ns since the wrap */
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 80);
+    hisi_fini(&p);
+}
+
+/*
  * The MSI of an overflow comes with no register read, by the first ns by
  * which the counter has wrapped or within an event's interval of the event
  * that wrapped it: EXT_CNT of a bandwidth event on a port with no traffic,
@@ -1061,18 +1089,22 @@ static uint32_t stream_section_version(GByteArray *stream, const char *name)
 /*
  * The stream says which version of its VMState each section holds, and a
  * QEMU loads only the versions it knows: the PMU's is 2 (and 2 the only
- * one it loads), the traffic object's 3, so that a stream of this QEMU
- * loads into another build of the same devices.
+ * one it loads), the traffic object's 3, the tap's of the real traffic
+ * (which a traffic object with source=real has) 1, so that a stream of
+ * this QEMU loads into another build of the same devices.
  */
 static void test_stream_versions(void)
 {
     g_autoptr(GByteArray) stream = NULL;
+    HisiEndpoint edu;
     Pmu p;
 
-    pmu_init(&p, "", NULL);
+    pmu_init_real(&p, &edu);
     stream = pmu_save_stream(&p);
     g_assert_cmpuint(stream_section_version(stream, "hisi-pcie-pmu"), ==, 2);
     g_assert_cmpuint(stream_section_version(stream, "hisi-traffic"), ==, 3);
+    g_assert_cmpuint(stream_section_version(stream, "hisi-tap"), ==, 1);
+    g_free(edu.dev);
     hisi_fini(&p);
 }
 
@@ -1511,6 +1543,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-pcie-pmu/trigger", test_trigger);
     qtest_add_func("/hisi-pcie-pmu/overflow-msi-when-due",
                    test_overflow_msi_when_due);
+    qtest_add_func("/hisi-pcie-pmu/overflow-flux-msi-when-due",
+                   test_overflow_flux_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-cycles-within-a-cycle",
                    test_overflow_cycles_within_a_cycle);
     qtest_add_func("/hisi-pcie-pmu/overflow-masked-msi-on-unmask",

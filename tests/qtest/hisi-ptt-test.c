@@ -2613,16 +2613,16 @@ static void test_real_hotplug(void)
 
 /*
  * The PTT on traffic object t0 with source=real, an edu behind each root
- * port (00:10.0 and rp1); QEMU waits for an incoming migration if
- * @incoming.
+ * port (00:10.0 and rp1), both able to reach all of RAM by DMA; QEMU
+ * waits for an incoming migration if @incoming.
  */
 static void ptt_init_real_two_ports(Ptt *p, bool incoming)
 {
     /* without @incoming, the arguments end before "-incoming defer" */
     ptt_init(p, ",traffic=t0,id=ptt", "-object",
-             "hisi-traffic,id=t0,source=real", "-device", RP1_ARGS,
-             "-device", "edu,bus=rp1", incoming ? "-incoming" : NULL,
-             "defer", NULL);
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY, "-device",
+             RP1_ARGS, "-device", "edu,bus=rp1",
+             incoming ? "-incoming" : NULL, "defer", NULL);
     if (!incoming) {
         ptt_number_rp1(p);
     }
@@ -2703,6 +2703,51 @@ static void test_real_tags_migrate_two_ports(void)
     ptt_assert_vendor_read(&rec[0], HISI_RP_DEVFN, EDU_BDF, 1);
     ptt_assert_vendor_read(&rec[1], RP1_DEVFN, RP1_EDU_BDF, 3);
     hisi_fini(&dst);
+}
+
+/*
+ * Each function's DMA carries its own Requester ID and goes through its
+ * own root port, also when functions below two root ports have the same
+ * device and function numbers: the edus at 01:00.0 (below 00:10.0) and
+ * 02:00.0 (below rp1) each write 128 bytes to RAM, one MWr each, traced
+ * inbound on both ports.
+ */
+static void test_real_two_ports_requesters(void)
+{
+    static const PttTrace ports_dma_writes = {
+        .dir = DIR_INBOUND_B, .type = TYPE_POSTED, .fmt_8dw = true,
+        .target = RP_PORT_BIT | RP1_PORT_BIT,
+    };
+    static const struct {
+        uint16_t requester;
+        uint64_t addr;
+    } want[] = {
+        { EDU_BDF, DMA_RAM },
+        { RP1_EDU_BDF, DMA_RAM + 0x1000 },
+    };
+    HisiEndpoint edu[G_N_ELEMENTS(want)];
+    RealRecord rec[G_N_ELEMENTS(want)];
+    Ptt p;
+
+    ptt_init_real_two_ports(&p, false);
+    hisi_edu_init(&p, &edu[0], EDU_BDF);
+    hisi_endpoint_init(&p, &edu[1], RP1_DEVFN, RP1_EDU_BDF);
+    ptt_start(&p, ports_dma_writes);
+    for (int i = 0; i < G_N_ELEMENTS(want); i++) {
+        hisi_edu_dma(&p, &edu[i], true, want[i].addr, 128);
+    }
+    ptt_real_records(&p, rec, G_N_ELEMENTS(want));
+    ptt_stop(&p);
+    for (int i = 0; i < G_N_ELEMENTS(want); i++) {
+        g_test_message("record %d: %08x %08x %08x %08x", i, rec[i].dw[0],
+                       rec[i].dw[1], rec[i].dw[2], rec[i].dw[3]);
+        g_assert_cmphex(rec[i].fmt_type, ==, 0x40);
+        g_assert_cmpuint(rec[i].len_dw, ==, 32);
+        g_assert_cmphex(rec[i].requester, ==, want[i].requester);
+        g_assert_cmphex(rec[i].addr, ==, want[i].addr);
+        g_free(edu[i].dev);
+    }
+    hisi_fini(&p);
 }
 
 /* The 8DW records in buffer 0 so far, the trace stopped and in buffer 0 */
@@ -2958,6 +3003,8 @@ int main(int argc, char **argv)
                    test_real_tags_migrate);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate-two-ports",
                    test_real_tags_migrate_two_ports);
+    qtest_add_func("/hisi-ptt/real-traffic/two-ports-requesters",
+                   test_real_two_ports_requesters);
     qtest_add_func("/hisi-ptt/real-traffic/mixed", test_real_mixed);
     qtest_add_func("/hisi-ptt/real-traffic/hotplug", test_real_hotplug);
     qtest_add_func("/hisi-ptt/real-traffic/window-without-bar",
