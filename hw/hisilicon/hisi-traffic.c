@@ -627,7 +627,10 @@ void hisi_traffic_ring_streams(HisiTraffic *t, RingStream *out, uint8_t node,
 
 static char *traffic_get_rules(Object *obj, Error **errp)
 {
-    return g_strdup(HISI_TRAFFIC(obj)->rules_text);
+    const char *text = HISI_TRAFFIC(obj)->rules_text;
+
+    /* NULL only after an incoming migration that failed */
+    return g_strdup(text ? text : "");
 }
 
 typedef struct TrafficNewRules {
@@ -790,6 +793,9 @@ static int traffic_pre_load(void *opaque)
 {
     HisiTraffic *t = opaque;
 
+    /* The stream's fields come in fresh memory (VMS_ALLOC) */
+    g_clear_pointer(&t->rules_text, g_free);
+    t->rules_len = 0;
     g_clear_pointer(&t->cores, g_free);
     g_clear_pointer(&t->eps, g_free);
     t->n_cores = 0;
