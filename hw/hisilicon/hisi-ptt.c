@@ -336,7 +336,8 @@ static void ptt_pause_vm(HisiPttState *s, int64_t until)
 
 /*
  * pause-at-buffer-end in ptt_advance: the buffer just completed by the
- * records of @streams[0..@n) from @from that @written counts. The trace
+ * records of @streams[0..@n) from @from that @written counts (those an
+ * earlier pause left written at @from too). The trace
  * stops at the time of the next record, of which some may be written
  * already: records of one nanosecond (streams in step) may straddle the
  * boundary.
@@ -389,12 +390,19 @@ static void ptt_advance(HisiPttState *s, int64_t now)
     n = ptt_selected_streams(s);
     model_ptt_trace_start(s->gen, s->streams, n, s->traced_until, now,
                           ptt_8dw(s), s->time_base);
-    /* Those of the first nanosecond that a pause left written */
+    /*
+     * Those of the first nanosecond that a pause left written: they are
+     * in the buffers, so @written counts them (a pause at a later
+     * nanosecond takes all of this one's TLPs as written).
+     */
     while (s->written_at_until &&
            model_ptt_trace_peek(s->gen) == s->traced_until) {
-        s->written_at_until -= model_ptt_trace_fill(s->gen, s->dma_chunk,
-                                                    MIN(s->written_at_until,
-                                                        PTT_DMA_CHUNK / rec));
+        uint32_t got = model_ptt_trace_fill(s->gen, s->dma_chunk,
+                                            MIN(s->written_at_until,
+                                                PTT_DMA_CHUNK / rec));
+
+        s->written_at_until -= got;
+        written += got;
     }
     s->written_at_until = 0;
     while (model_ptt_trace_peek(s->gen) < TRAFFIC_NEVER) {
@@ -837,6 +845,47 @@ static void ptt_traffic_changed(Notifier *n, void *data)
     }
 }
 
+/* Another PTT on the root bus whose root ports overlap @self's */
+typedef struct PttOverlap {
+    HisiPttState *self;
+    HisiPttState *found;
+} PttOverlap;
+
+static void find_ptt_overlap(PCIBus *bus, PCIDevice *d, void *opaque)
+{
+    PttOverlap *o = opaque;
+    HisiPttState *other = (HisiPttState *)object_dynamic_cast(OBJECT(d),
+                                                              TYPE_HISI_PTT);
+
+    if (other && other != o->self && !o->found &&
+        other->rp_bdf_min <= o->self->rp_bdf_max &&
+        o->self->rp_bdf_min <= other->rp_bdf_max) {
+        o->found = other;
+    }
+}
+
+/*
+ * A root port belongs to one PCIe core, whose PTT alone tunes and traces
+ * it: two PTTs sharing one would tune one port's traffic two ways.
+ */
+static bool ptt_check_overlap(HisiPttState *s, Error **errp)
+{
+    PttOverlap o = { .self = s };
+
+    pci_for_each_device_under_bus(pci_get_bus(PCI_DEVICE(s)),
+                                  find_ptt_overlap, &o);
+    if (o.found) {
+        error_setg(errp, "hisi-ptt: root ports 0x%04x-0x%04x overlap those "
+                   "of hisi_ptt%u_%u (0x%04x-0x%04x): a root port belongs "
+                   "to one PCIe core, set rp-bdf-min and rp-bdf-max apart",
+                   s->rp_bdf_min, s->rp_bdf_max, o.found->sicl_id,
+                   o.found->core_id, o.found->rp_bdf_min,
+                   o.found->rp_bdf_max);
+        return false;
+    }
+    return true;
+}
+
 static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
 {
     HisiPttState *s = HISI_PTT(pdev);
@@ -847,7 +896,8 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
                                 "rp-bdf-min", "rp-bdf-max",
                                 PCIE_ROOT_PORTS_HINT, pmu, errp) ||
         !hisi_pcie_check_root_ports(pdev, s->rp_bdf_min, s->rp_bdf_max,
-                                    "rp-bdf-min", "rp-bdf-max", errp)) {
+                                    "rp-bdf-min", "rp-bdf-max", errp) ||
+        !ptt_check_overlap(s, errp)) {
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &hisi_ptt_ops, s,

@@ -65,6 +65,17 @@ static const ConfigCase cases[] = {
       "-device hisi-ptt,addr=0x9,sicl-id=1,core-id=2", NULL,
       "hisi-ptt: another hisi-ptt already has sicl-id=1 core-id=2 (the PMU "
       "name hisi_ptt1_2 must be unique)" },
+    { "ptt/root-ports-overlap",
+      VIRT "-device hisi-ptt,addr=0x8,rp-bdf-max=0x87 "
+      "-device hisi-ptt,addr=0x9,sicl-id=1,rp-bdf-min=0x87", NULL,
+      "hisi-ptt: root ports 0x0087-0x00bf overlap those of hisi_ptt0_0 "
+      "(0x0080-0x0087): a root port belongs to one PCIe core, set "
+      "rp-bdf-min and rp-bdf-max apart" },
+    { "ptt/root-ports-overlap-below",
+      VIRT "-device hisi-ptt,addr=0x8,rp-bdf-min=0x88 "
+      "-device hisi-ptt,addr=0x9,sicl-id=1,rp-bdf-max=0x88", NULL,
+      "hisi-ptt: root ports 0x0080-0x0088 overlap those of hisi_ptt0_0 "
+      "(0x0088-0x00bf)" },
     { "ptt/behind-root-port",
       VIRT RP0 "-device hisi-ptt,bus=rp0", NULL,
       "hisi-ptt: bus rp0 is behind a bridge: a root complex integrated "

@@ -166,6 +166,56 @@ static void pmu_init_real(Pmu *p, HisiEndpoint *edu)
     hisi_edu_init(p, edu, EDU_BDF);
 }
 
+/* An event, the edu's DMA direction and what the event counts of it */
+typedef struct RealDmaCase {
+    uint64_t ctrl;
+    bool to_ram;
+    uint64_t cnt, ext;      /* ext: TLPs for latency events only */
+} RealDmaCase;
+
+/*
+ * The edu's DMA of 1000 bytes to (@to_ram) or from @addr, its address
+ * written whole (8 bytes: hisi_edu_dma() writes 4, below 4 GiB only)
+ */
+static void pmu_edu_dma(Pmu *p, HisiEndpoint *edu, bool to_ram,
+                        uint64_t addr)
+{
+    qpci_io_writeq(edu->dev, edu->bar,
+                   to_ram ? HISI_EDU_DMA_DST : HISI_EDU_DMA_SRC, addr);
+    qpci_io_writeq(edu->dev, edu->bar,
+                   to_ram ? HISI_EDU_DMA_SRC : HISI_EDU_DMA_DST,
+                   HISI_EDU_DMA_BUF);
+    qpci_io_writel(edu->dev, edu->bar, HISI_EDU_DMA_CNT, 1000);
+    qpci_io_writel(edu->dev, edu->bar, HISI_EDU_DMA_CMD,
+                   HISI_EDU_DMA_RUN | (to_ram ? HISI_EDU_DMA_TO_RAM : 0));
+    qtest_clock_step(p->qts, HISI_EDU_DMA_NS);
+}
+
+/* Each of @cases counted over one DMA of the edu at @addr */
+static void pmu_check_real_dma(const RealDmaCase *cases, size_t n,
+                               uint64_t addr)
+{
+    HisiEndpoint edu;
+    Pmu p;
+
+    pmu_init_real(&p, &edu);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t cnt, ext;
+
+        pmu_start(&p, cases[i].ctrl);
+        pmu_edu_dma(&p, &edu, cases[i].to_ram, addr);
+        pmu_stop(&p, &cnt, &ext);
+        g_test_message("case %zu: cnt %" PRIu64 " ext %" PRIu64, i, cnt,
+                       ext);
+        g_assert_cmpuint(cnt, ==, cases[i].cnt);
+        if (cases[i].ext) {
+            g_assert_cmpuint(ext, ==, cases[i].ext);
+        }
+    }
+    g_free(edu.dev);
+    hisi_fini(&p);
+}
+
 /*
  * The real DMA of the edu endpoint (traffic source=real), counted: 1000
  * bytes at an odd address go as eight MWr whose Lengths add up to 251 DWs
@@ -177,11 +227,7 @@ static void pmu_init_real(Pmu *p, HisiEndpoint *edu)
  */
 static void test_real_dma(void)
 {
-    const struct {
-        uint64_t ctrl;
-        bool to_ram;
-        uint64_t cnt, ext;      /* ext: TLPs for latency events only */
-    } cases[] = {
+    const RealDmaCase cases[] = {
         { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD), true,
           251 * 4 },
         { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_BOTH), true,
@@ -200,24 +246,8 @@ static void test_real_dma(void)
         { pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT), true,
           0, 8 },
     };
-    HisiEndpoint edu;
-    Pmu p;
 
-    pmu_init_real(&p, &edu);
-    for (int i = 0; i < G_N_ELEMENTS(cases); i++) {
-        uint64_t cnt, ext;
-
-        pmu_start(&p, cases[i].ctrl);
-        hisi_edu_dma(&p, &edu, cases[i].to_ram, DMA_RAM + 3, 1000);
-        pmu_stop(&p, &cnt, &ext);
-        g_test_message("case %d: cnt %" PRIu64 " ext %" PRIu64, i, cnt, ext);
-        g_assert_cmpuint(cnt, ==, cases[i].cnt);
-        if (cases[i].ext) {
-            g_assert_cmpuint(ext, ==, cases[i].ext);
-        }
-    }
-    g_free(edu.dev);
-    hisi_fini(&p);
+    pmu_check_real_dma(cases, G_N_ELEMENTS(cases), DMA_RAM + 3);
 }
 
 /*
@@ -252,6 +282,34 @@ static void test_real_dma_any_counter(void)
                      3 * 251 * 4);
     g_free(edu.dev);
     hisi_fini(&p);
+}
+
+/*
+ * 4 GiB + 3, above the RAM of -m 512M: nothing answers there, but the edu's
+ * requests go out on the link all the same
+ */
+#define DMA_ABOVE_4G        0x100000003ull
+
+/*
+ * Real requests with a 64-bit address have 4-DW headers: the edu's DMA of
+ * 1000 bytes at 4 GiB + 3 goes as the eight MWr (or two MRd) of
+ * /hisi-pcie-pmu/real-dma, with headers of 16 bytes, not 12; the
+ * completions of the read keep their 3-DW headers.
+ */
+static void test_real_dma_64bit_address(void)
+{
+    const RealDmaCase cases[] = {
+        { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_HEADER), true,
+          8 * 16 },
+        { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_BOTH), true,
+          251 * 4 + 8 * 16 },
+        { pmu_requester_event(RX_MRD_FLUX, EDU_BDF, LEN_BOTH), false,
+          2 * 16 },
+        { pmu_requester_event(TX_CPL_FLUX, EDU_BDF, LEN_HEADER), false,
+          8 * 12 },
+    };
+
+    pmu_check_real_dma(cases, G_N_ELEMENTS(cases), DMA_ABOVE_4G);
 }
 
 /* A second PMU, of core 1 */
@@ -1130,6 +1188,45 @@ static GByteArray *stream_with_rules(GByteArray *stream, const void *rules,
     return copy;
 }
 
+/* Sizes of entries of the hisi-traffic section (vmstate_traffic_*) */
+#define STREAM_PHASE_SIZE   20          /* t, k, left */
+#define STREAM_CORE_SIZE    (4 + 5)     /* its ports, five tune levels */
+#define STREAM_EP_SIZE      (4 + 7 * STREAM_PHASE_SIZE)
+#define STREAM_NIC_SIZE     16          /* func, port, plugged, n_phase */
+
+/*
+ * A copy of @stream, whose hisi-traffic section holds no NIC function,
+ * with one: 01:00.0 below 00:10.0, plugged at 0, with @n_phase phases
+ * (all 0). Its fields after the rules: paused, epoch, the cores, the
+ * endpoints, then the NIC functions, each array after its be32 count.
+ */
+static GByteArray *stream_with_nic(GByteArray *stream, int32_t n_phase)
+{
+    static const uint8_t phase[STREAM_PHASE_SIZE];
+    size_t at = stream_section_fields(stream, "hisi-traffic") + 8;
+    GByteArray *copy = g_byte_array_new();
+    uint8_t nic[STREAM_NIC_SIZE] = { 0 };
+    uint8_t n_nics[4];
+
+    at += 4 + ldl_be_p(stream->data + at) + 1 + 8;
+    at += 4 + ldl_be_p(stream->data + at) * STREAM_CORE_SIZE;
+    at += 4 + ldl_be_p(stream->data + at) * STREAM_EP_SIZE;
+    g_assert_cmpuint(at + 4, <=, stream->len);
+    g_assert_cmpint(ldl_be_p(stream->data + at), ==, 0);
+    stl_be_p(n_nics, 1);
+    stw_be_p(nic, EDU_BDF);
+    stw_be_p(nic + 2, RP_BDF);
+    stl_be_p(nic + 12, n_phase);
+    g_byte_array_append(copy, stream->data, at);
+    g_byte_array_append(copy, n_nics, sizeof(n_nics));
+    g_byte_array_append(copy, nic, sizeof(nic));
+    for (int32_t i = 0; i < n_phase; i++) {
+        g_byte_array_append(copy, phase, sizeof(phase));
+    }
+    g_byte_array_append(copy, stream->data + at + 4, stream->len - at - 4);
+    return copy;
+}
+
 /*
  * A new QEMU, started as pmu_init() starts them, loads @stream: whether
  * it completed (else it failed, and that QEMU runs on)
@@ -1176,8 +1273,10 @@ static bool pmu_load_stream(GByteArray *stream)
  * A destination refuses a hisi-traffic section it cannot read, and the
  * migration fails: one of version 2 (the layout before NIC functions and
  * ring nodes were in it), rules of no bytes, rules whose last byte is not
- * their NUL (here an empty text, then a stray byte). The same stream with
- * valid rules ("", its NUL) loads.
+ * their NUL (here an empty text, then a stray byte), a NIC function with
+ * fewer phases than RoCE's two streams (each function is checked, the
+ * first too). The same stream with valid rules ("", its NUL) loads, and
+ * so does one with a NIC function of two phases.
  */
 static void test_traffic_stream_refused(void)
 {
@@ -1187,6 +1286,8 @@ static void test_traffic_stream_refused(void)
     g_autoptr(GByteArray) no_rules = NULL;
     g_autoptr(GByteArray) empty_rules = NULL;
     g_autoptr(GByteArray) stray_byte = NULL;
+    g_autoptr(GByteArray) roce_only = NULL;
+    g_autoptr(GByteArray) one_phase = NULL;
     Pmu p;
 
     pmu_init(&p, "", NULL);
@@ -1204,6 +1305,10 @@ static void test_traffic_stream_refused(void)
     stray_byte = stream_with_rules(stream, unterminated,
                                    sizeof(unterminated));
     g_assert_false(pmu_load_stream(stray_byte));
+    roce_only = stream_with_nic(stream, 2);
+    g_assert_true(pmu_load_stream(roce_only));
+    one_phase = stream_with_nic(stream, 1);
+    g_assert_false(pmu_load_stream(one_phase));
 }
 
 /* Every counter's CNT, EXT_CNT and status */
@@ -1510,6 +1615,8 @@ int main(int argc, char **argv)
                    test_real_dma_any_counter);
     qtest_add_func("/hisi-pcie-pmu/real-dma-uncovered-port",
                    test_real_dma_uncovered_port);
+    qtest_add_func("/hisi-pcie-pmu/real-dma-64bit-address",
+                   test_real_dma_64bit_address);
     qtest_add_func("/hisi-pcie-pmu/real-cpu-accesses",
                    test_real_cpu_accesses);
     qtest_add_func("/hisi-pcie-pmu/counter-halves", test_counter_halves);

@@ -762,7 +762,11 @@ static void test_bad_dma_address(gconstpointer data)
     hisi_fini(&p);
 }
 
-/* A setting changed while tracing is ignored; the trace goes on as it was */
+/*
+ * A setting changed while tracing is ignored, and TRACE_CTRL written again
+ * with the same value (EN still set) is no stop: the trace goes on as it
+ * was.
+ */
 static void test_ctrl_change_while_tracing(void)
 {
     uint32_t ctrl = ptt_ctrl(rp_4dw) | R_TRACE_CTRL_EN_MASK;
@@ -773,6 +777,8 @@ static void test_ctrl_change_while_tracing(void)
     ptt_start(&p, rp_4dw);
     qtest_clock_step(p.qts, 100 * 1000);
     hisi_wr(&p, A_TRACE_CTRL, ctrl | R_TRACE_CTRL_DATA_FORMAT_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_CTRL), ==, ctrl);
+    hisi_wr(&p, A_TRACE_CTRL, ctrl);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_CTRL), ==, ctrl);
     written = FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS, WRITE);
     qtest_clock_step(p.qts, 100 * 1000);
@@ -834,6 +840,32 @@ static void test_restart_without_rst_from_offset_0(void)
                                WRITE), ==, 0);
     g_assert_cmphex(qtest_readl(p.qts, BUF_BASE + BUF_SIZE / 2), ==,
                     0x5a5a5a5a);
+    ptt_stop(&p);
+    hisi_fini(&p);
+}
+
+/*
+ * Started again without RST where a record still fits: only RST clears
+ * TRACE_WR_STS, so the trace goes on from the offset where it stopped,
+ * after the records already in the buffer.
+ */
+static void test_restart_without_rst_goes_on(void)
+{
+    uint32_t sts;
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_4dw);
+    qtest_clock_step(p.qts, 100 * 1000);
+    ptt_stop(&p);
+    sts = hisi_rd(&p, A_TRACE_WR_STS);
+    g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, WRITE), >, 0);
+    hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_4dw) | R_TRACE_CTRL_EN_MASK);
+    g_assert_false(ptt_idle(&p));
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, sts);
+    qtest_clock_step(p.qts, 100 * 1000);
+    g_assert_cmpuint(ptt_ring_pos(hisi_rd(&p, A_TRACE_WR_STS)), >,
+                     ptt_ring_pos(sts));
     ptt_stop(&p);
     hisi_fini(&p);
 }
@@ -1420,6 +1452,16 @@ static bool ptt_vm_running(Ptt *p)
     return running;
 }
 
+/* Wait for the stop that pause-at-buffer-end asked for */
+static void ptt_wait_paused(Ptt *p)
+{
+    /* The stop request is served once the access or step is over. */
+    for (int tries = 0; ptt_vm_running(p); tries++) {
+        g_assert_cmpint(tries, <, 100);
+        g_usleep(10 * 1000);
+    }
+}
+
 /*
  * One run for test_pause_at_buffer_end: an 8DW trace of the traffic of
  * @object, the pause asked for if @pause, one clock step far past the
@@ -1438,11 +1480,7 @@ static void ptt_pause_run(const char *object, bool pause, HisiTwinLog *log)
     qtest_qom_set_bool(p.qts, "ptt", "pause-at-buffer-end", pause);
     qtest_clock_step(p.qts, 50 * 1000 * 1000);
     if (pause) {
-        /* The stop request is served once the step is over. */
-        for (int tries = 0; ptt_vm_running(&p); tries++) {
-            g_assert_cmpint(tries, <, 100);
-            g_usleep(10 * 1000);
-        }
+        ptt_wait_paused(&p);
         g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(0));
         g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==,
                         FIELD_DP32(0, TRACE_WR_STS, BUFFER, 1));
@@ -1492,6 +1530,59 @@ static void test_pause_at_buffer_end(gconstpointer data)
     hisi_twin_assert_same(&paused, &twin);
     hisi_twin_free(&paused);
     hisi_twin_free(&twin);
+}
+
+#define PTT_IN_STEP         "hisi-traffic,id=t0,rules=stream=all,,rate=100000"
+
+/*
+ * pause-at-buffer-end asked for again during a pause, the status cleared
+ * meanwhile: the VM stops at the next buffer's end too, and the records
+ * of the nanoseconds that straddle both boundaries go in once each. Seven
+ * streams in step give three records a tick (every 10 us), 128 a buffer:
+ * buffer 0 ends with two of a tick's three, buffer 1 with one. The first
+ * three buffers then hold what a driver that takes each buffer in time
+ * gets with no pause.
+ */
+static void test_pause_at_buffer_end_twice(void)
+{
+    g_autofree uint8_t *want = g_malloc(3 * BUF_SIZE);
+    g_autofree uint8_t *got = g_malloc(3 * BUF_SIZE);
+    Ptt p;
+
+    /* 1.4 ms, the status cleared every 100 us: 3.3 buffers, none lost */
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object", PTT_IN_STEP, NULL);
+    ptt_start(&p, rp_8dw);
+    for (int i = 0; i < 14; i++) {
+        qtest_clock_step(p.qts, 100 * 1000);
+        hisi_wr(&p, A_TRACE_INT_STAT, hisi_rd(&p, A_TRACE_INT_STAT));
+    }
+    g_assert_cmpuint(FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS,
+                                BUFFER), ==, 3);
+    qtest_memread(p.qts, BUF_BASE, want, 3 * BUF_SIZE);
+    hisi_fini(&p);
+
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object", PTT_IN_STEP, NULL);
+    ptt_start(&p, rp_8dw);
+    qtest_qom_set_bool(p.qts, "ptt", "pause-at-buffer-end", true);
+    qtest_clock_step(p.qts, 2 * 1000 * 1000);
+    ptt_wait_paused(&p);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(0));
+    hisi_wr(&p, A_TRACE_INT_STAT, BIT(0));
+    qtest_qom_set_bool(p.qts, "ptt", "pause-at-buffer-end", true);
+    qtest_qmp_assert_success(p.qts, "{'execute': 'cont'}");
+    /* Brought up to date: buffer 1 completes, and the VM stops again. */
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==,
+                    FIELD_DP32(0, TRACE_WR_STS, BUFFER, 2));
+    ptt_wait_paused(&p);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(1));
+    hisi_wr(&p, A_TRACE_INT_STAT, BIT(1));
+    qtest_qmp_assert_success(p.qts, "{'execute': 'cont'}");
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, BIT(2));
+    g_assert_cmpuint(ptt_qom_get_uint(&p, "records"), ==,
+                     3 * BUF_SIZE / REC8_SIZE + BUF_SIZE / REC8_SIZE - 1);
+    qtest_memread(p.qts, BUF_BASE, got, 3 * BUF_SIZE);
+    g_assert_cmpmem(got, 3 * BUF_SIZE, want, 3 * BUF_SIZE);
+    hisi_fini(&p);
 }
 
 #define DMA_RAM             0x48100000ull
@@ -1879,6 +1970,35 @@ static void test_real_lost_while_paused(void)
                     FIELD_DP32(0, TRACE_WR_STS, BUFFER, 1));
     g_assert_cmpuint(ptt_qom_get_uint(&r.p, "lost-tlps"), ==, lost + 1);
     qtest_qmp_assert_success(r.p.qts, "{'execute': 'cont'}");
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+}
+
+/*
+ * While buffer 0's status is pending, real TLPs fill buffer 1 up to one
+ * record short, as the synthetic ones do: with buffers of two 8DW records,
+ * the CPU's first two writes to the edu fill buffer 0, the third is
+ * written into buffer 1, and the fourth, which would complete it, is lost.
+ */
+static void test_real_stall_one_short(void)
+{
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    ptt_start_sized(&r.p, rp_out_posted, 2 * REC8_SIZE);
+    for (int i = 0; i < 3; i++) {
+        qpci_io_writel(r.edu.dev, r.edu.bar, HISI_EDU_LIVENESS, i);
+    }
+    g_assert_cmphex(hisi_rd(&r.p, A_TRACE_INT_STAT), ==, BIT(0));
+    g_assert_cmphex(hisi_rd(&r.p, A_TRACE_WR_STS), ==,
+                    FIELD_DP32(REC8_SIZE, TRACE_WR_STS, BUFFER, 1));
+    g_assert_cmphex(qtest_readl(r.p.qts, BUF_ADDR(1)), ==, REC8_MARK);
+    g_assert_cmpuint(ptt_qom_get_uint(&r.p, "lost-tlps"), ==, 0);
+    qpci_io_writel(r.edu.dev, r.edu.bar, HISI_EDU_LIVENESS, 3);
+    g_assert_cmphex(hisi_rd(&r.p, A_TRACE_WR_STS), ==,
+                    FIELD_DP32(REC8_SIZE, TRACE_WR_STS, BUFFER, 1));
+    g_assert_cmpuint(ptt_qom_get_uint(&r.p, "lost-tlps"), ==, 1);
+    g_assert_cmphex(hisi_rd(&r.p, A_TRACE_INT_STAT), ==, BIT(0));
     ptt_stop(&r.p);
     ptt_fini_real(&r);
 }
@@ -2971,6 +3091,8 @@ int main(int argc, char **argv)
                    test_8dw_small_buffers_not_started);
     qtest_add_func("/hisi-ptt/restart-without-rst-from-offset-0",
                    test_restart_without_rst_from_offset_0);
+    qtest_add_func("/hisi-ptt/restart-without-rst-goes-on",
+                   test_restart_without_rst_goes_on);
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
     hisi_add_refusals("/hisi-ptt/bad-properties", bad_properties,
@@ -2985,8 +3107,9 @@ int main(int argc, char **argv)
     qtest_add_data_func("/hisi-ptt/pause-at-buffer-end/default",
                         "hisi-traffic,id=t0", test_pause_at_buffer_end);
     qtest_add_data_func("/hisi-ptt/pause-at-buffer-end/streams-in-step",
-                        "hisi-traffic,id=t0,rules=stream=all,,rate=100000",
-                        test_pause_at_buffer_end);
+                        PTT_IN_STEP, test_pause_at_buffer_end);
+    qtest_add_func("/hisi-ptt/pause-at-buffer-end/twice",
+                   test_pause_at_buffer_end_twice);
     qtest_add_func("/hisi-ptt/real-traffic/dma-requests",
                    test_real_dma_requests);
     qtest_add_func("/hisi-ptt/real-traffic/dma-completions",
@@ -3013,6 +3136,8 @@ int main(int argc, char **argv)
                    test_real_link_sizes);
     qtest_add_func("/hisi-ptt/real-traffic/lost-while-paused",
                    test_real_lost_while_paused);
+    qtest_add_func("/hisi-ptt/real-traffic/stall-one-short",
+                   test_real_stall_one_short);
     qtest_add_func("/hisi-ptt/traffic-default-rate",
                    test_traffic_default_rate);
     qtest_add_func("/hisi-ptt/traffic-rule-change", test_traffic_rule_change);

@@ -180,6 +180,38 @@ static void test_exact_packets(void)
 }
 
 /*
+ * The most queues a function can have, 256 (queues= overrides pmu_init's
+ * 2): 256 queues x 1000 packets in 1 ms, the QID check finds queue 255,
+ * and counting over all of the function's streams leaves the PMU's own
+ * registers as the properties set them.
+ */
+static void test_max_queues(void)
+{
+    uint64_t cnt, ext;
+    uint32_t bdf;
+    Pmu p;
+
+    pmu_init(&p, ",queues=256,sicl-id=7", NULL);
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_GLOBAL), 0, 1000000, &cnt,
+              &ext);
+    g_assert_cmpuint(cnt, ==, 256000);
+    g_assert_cmpuint(ext, ==, 1000000);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
+            pmu_qid_para(EDU_DEVFN, 255));
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0),
+            R_EVENT_QID_CTRL_REQ_MASK);
+    g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0)), ==,
+                    R_EVENT_QID_CTRL_DONE_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_DEVICE_ID), ==, 7);
+    g_assert_cmphex(hisi_rd(&p, A_VERSION), ==, 0x40);
+    bdf = hisi_rd(&p, A_BDF);
+    g_assert_cmphex(FIELD_EX32(bdf, BDF, MIN), ==, 0x100);
+    g_assert_cmphex(FIELD_EX32(bdf, BDF, MAX), ==, 0x1ff);
+    g_assert_cmphex(hisi_rd(&p, A_GLOBAL_CTRL), ==, 0);
+    hisi_fini(&p);
+}
+
+/*
  * 2 queues x 1000 packets of 100 bytes; EXT_CNT counts the cycles of the
  * 1 ms counted, started 300 us after start-up: not the time since start-up
  */
@@ -539,6 +571,29 @@ static void test_overflow_msi_when_due_of(gconstpointer data)
 }
 
 /*
+ * A delay counter that grows by less than a cycle a second overflows by
+ * the clock too: at clock-freq=1 the RPU's 100 ns a packet, 2 packets a
+ * us, are 0.2 cycles a second, so the one cycle to go is counted (and
+ * the counter wraps) 5 s after the start; the MSI comes within a cycle
+ * (1 s) of it, with no register read.
+ */
+static void test_overflow_msi_when_due_slow_delay(void)
+{
+    Pmu p;
+
+    pmu_init(&p, ",clock-freq=1", NULL);
+    pmu_start_near_overflow_of(&p, DLY_RPU, 1);
+    qtest_clock_step(p.qts, 4500 * 1000 * 1000ll);
+    g_assert_false(hisi_msi_taken(&p));
+    qtest_clock_step(p.qts, 2000 * 1000 * 1000ll);
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_true(pmu_overflow_pending(&p, 0));
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)), ==,
+                     0);
+    hisi_fini(&p);
+}
+
+/*
  * Writing the status clears nothing; the driver's clear is a pulse of
  * STATUS_RESET, which does not stay set.
  */
@@ -752,6 +807,44 @@ static void test_paused_stops_all_kinds(void)
     qtest_qom_set_bool(p.qts, "t0", "paused", false);
     qtest_clock_step(p.qts, 1000000);
     pmu_assert_kinds_counted(&p, 2);
+    hisi_fini(&p);
+}
+
+/* A second root port, rp1 at 00:11.0, whose secondary bus is 2 */
+#define RP1_ARGS            "pcie-root-port,id=rp1,bus=pcie.0,chassis=2," \
+                            "addr=0x11"
+#define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
+
+/*
+ * A NIC function hot-plugged while a slot counts has traffic from its plug
+ * on, RoCE's streams as well as its queues' (docs/traffic.md, Hot-plug):
+ * 02:00.0, the only function of the PMU's range, sends RoCE packets at 1
+ * per us, the first at the plug, so 701 in the 700.3 us after it, none
+ * before. Plugged 300.5 us after the last change (the rules), a stream
+ * that had run since that change (packets on whole us from it) would
+ * count 700 after the plug, and 1001 with the 301 before it.
+ */
+static void test_hotplug_counted_from_plug(void)
+{
+    QPCIDevice *rp1;
+    Pmu p;
+
+    pmu_init(&p, ",bdf-min=0x200,bdf-max=0x2ff", "-device", RP1_ARGS, NULL);
+    rp1 = qpci_device_find(&p.bus.bus, RP1_DEVFN);
+    g_assert_nonnull(rp1);
+    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
+    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
+    g_free(rp1);
+    qtest_clock_step(p.qts, 1000);
+    pmu_set_rules(&p, "stream=nic-all,rate=0;stream=roce-tx,rate=1000000");
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
+            pmu_event(PPS_ROCE_SSU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    qtest_clock_step(p.qts, 300 * 1000 + 500);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+    qtest_clock_step(p.qts, 700 * 1000 + 300);
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)), ==,
+                     701);
     hisi_fini(&p);
 }
 
@@ -1020,6 +1113,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hns3-pmu/reset-values", test_reset_values);
     qtest_add_func("/hns3-pmu/exact-packets", test_exact_packets);
+    qtest_add_func("/hns3-pmu/max-queues", test_max_queues);
     qtest_add_func("/hns3-pmu/exact-bandwidth", test_exact_bandwidth);
     qtest_add_func("/hns3-pmu/exact-rpu-latency", test_exact_rpu_latency);
     qtest_add_func("/hns3-pmu/exact-interrupts", test_exact_interrupts);
@@ -1049,6 +1143,8 @@ int main(int argc, char **argv)
     qtest_add_data_func("/hns3-pmu/overflow-msi-when-due-delay",
                         GINT_TO_POINTER(DLY_RPU),
                         test_overflow_msi_when_due_of);
+    qtest_add_func("/hns3-pmu/overflow-msi-when-due-slow-delay",
+                   test_overflow_msi_when_due_slow_delay);
     qtest_add_func("/hns3-pmu/overflow-status-reset",
                    test_overflow_status_reset);
     qtest_add_func("/hns3-pmu/overflow-masked-msi-on-unmask",
@@ -1065,6 +1161,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/rule-changes-linear", test_rule_changes_linear);
     qtest_add_func("/hns3-pmu/paused-stops-all-kinds",
                    test_paused_stops_all_kinds);
+    qtest_add_func("/hns3-pmu/hotplug-counted-from-plug",
+                   test_hotplug_counted_from_plug);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
                       ARRAY_SIZE(bad_properties));
     return g_test_run();
