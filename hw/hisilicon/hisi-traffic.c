@@ -648,18 +648,29 @@ static void apply_rules(HisiTraffic *t, const void *opaque)
     t->rules_len = strlen(t->rules_text) + 1;
 }
 
+/* The message quotes the faulty piece of @text whole, however long. */
+static bool traffic_parse_rules(TrafficRules *rules, const char *text,
+                                Error **errp)
+{
+    size_t errlen = strlen(text) + TRAFFIC_RULES_ERROR_LEN;
+    g_autofree char *err = g_malloc(errlen);
+
+    if (!model_traffic_rules_parse(rules, text, err, errlen)) {
+        error_setg(errp, "hisi-traffic: rules: %s", err);
+        return false;
+    }
+    return true;
+}
+
 static void traffic_set_rules(Object *obj, const char *value, Error **errp)
 {
     HisiTraffic *t = HISI_TRAFFIC(obj);
     g_autofree TrafficRules *rules = g_new0(TrafficRules, 1);
     TrafficNewRules nr = { .rules = rules, .text = value };
-    char err[256];
 
-    if (!model_traffic_rules_parse(rules, value, err, sizeof(err))) {
-        error_setg(errp, "hisi-traffic: rules: %s", err);
-        return;
+    if (traffic_parse_rules(rules, value, errp)) {
+        traffic_change(t, apply_rules, &nr);
     }
-    traffic_change(t, apply_rules, &nr);
 }
 
 static bool traffic_get_paused(Object *obj, Error **errp)
@@ -809,11 +820,9 @@ static int traffic_pre_load(void *opaque)
 static int traffic_post_load(void *opaque, int version_id)
 {
     HisiTraffic *t = opaque;
-    char err[256];
 
     if (!t->rules_len || t->rules_text[t->rules_len - 1] ||
-        !model_traffic_rules_parse(&t->rules, t->rules_text, err,
-                                   sizeof(err))) {
+        !traffic_parse_rules(&t->rules, t->rules_text, NULL)) {
         return -EINVAL;
     }
     for (int i = 0; i < t->n_nics; i++) {

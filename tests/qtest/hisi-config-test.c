@@ -26,6 +26,9 @@
                 "-device xio3130-downstream,id=dn0,bus=up0,chassis=2 "
 #define TRAFFIC "-object hisi-traffic,id=t0 "
 #define MEMDEV  "-object memory-backend-ram,id=m0,size=1M "
+/* A rules value longer than any refusal's own words */
+#define X32     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define LONG_VALUE X32 X32 X32 X32 X32 X32 X32 X32 X32 X32
 
 typedef struct ConfigCase {
     const char *name;       /* the test case */
@@ -280,6 +283,12 @@ static const ConfigCase cases[] = {
     { "traffic/rules-bad-ep",
       VIRT "-object hisi-traffic,id=t0,rules=ep=zz,,stream=all", NULL,
       "hisi-traffic: rules: bad ep value 'zz'" },
+    { "traffic/rules-long-value-whole",
+      VIRT "-object hisi-traffic,id=t0,rules=stream=all,,latency=" LONG_VALUE,
+      NULL, "hisi-traffic: rules: bad latency value '" LONG_VALUE "' (ep/port: "
+      "BB:DD.F; node: 0..255; stream: a stream name, all, nic-all or "
+      "ring-all; rate: 0..10000000000 per s; len: N or N-N in 1..65535; "
+      "latency: 0..1000000000 ns; coalesce: 1..65535)" },
     { "traffic/seed-negative", VIRT "-object hisi-traffic,id=t0,seed=-1",
       NULL, "Parameter 'seed' expects a uint64 value" },
     { "traffic/seed-above-64-bits",

@@ -516,6 +516,28 @@ static void test_stalled_buffer_filled_by_clock(void)
     hisi_fini(&p);
 }
 
+/*
+ * With no register access, the clock completes a buffer 1 us after the
+ * last one at the soonest: ten 8DW records of DMA writes at 10^8/s are
+ * there by 100 ns, the MSI comes at 1 us.
+ */
+static void test_fast_buffer_msi_after_1us(void)
+{
+    Ptt p;
+
+    ptt_init(&p, ",traffic=t0,id=ptt", "-object",
+             "hisi-traffic,id=t0,rules=stream=dma-write,,rate=100000000",
+             NULL);
+    ptt_start_sized(&p, edu_dma_writes, 10 * REC8_SIZE);
+    qtest_clock_step(p.qts, 999);
+    g_assert_false(hisi_msi_taken(&p));
+    qtest_clock_step(p.qts, 1);
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_cmpuint(ptt_rec8_time(&p, 0, 9), <, 100);
+    ptt_stop(&p);
+    hisi_fini(&p);
+}
+
 /* A masked buffer: its status, no MSI; unmasked while pending: the MSI */
 static void test_masked_buffer_msi_on_unmask(void)
 {
@@ -3061,6 +3083,8 @@ int main(int argc, char **argv)
                    test_stall_until_released);
     qtest_add_func("/hisi-ptt/stalled-buffer-filled-by-clock",
                    test_stalled_buffer_filled_by_clock);
+    qtest_add_func("/hisi-ptt/fast-buffer-msi-after-1us",
+                   test_fast_buffer_msi_after_1us);
     qtest_add_func("/hisi-ptt/masked-buffer-msi-on-unmask",
                    test_masked_buffer_msi_on_unmask);
     qtest_add_func("/hisi-ptt/filter-root-port", test_filter_root_port);

@@ -946,6 +946,43 @@ static void test_migration(void)
     hisi_fini(&src);
 }
 
+/*
+ * A destination that has counted NIC traffic of its own before the state
+ * comes in: the state replaces what it counted, and its streams' memory
+ * goes (LeakSanitizer checks that in the sanitize suite).
+ */
+static void test_migration_into_counted(void)
+{
+    uint32_t pps = pmu_event(PPS_SSU_RPU, MODE_GLOBAL) |
+                   R_EVENT_CTRL_LOW_EN_MASK;
+    uint32_t bytes = pmu_event(BW_SSU_RPU, MODE_GLOBAL) |
+                     R_EVENT_CTRL_LOW_EN_MASK;
+    Pmu src, dst;
+
+    pmu_init(&src, "", NULL);
+    hisi_wr(&src, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 2), pps);
+    hisi_wr(&src, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    qtest_clock_step(src.qts, 1000 * 1000);
+
+    pmu_init(&dst, "", "-incoming", "defer", NULL);
+    hisi_wr(&dst, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 5), bytes);
+    hisi_wr(&dst, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    qtest_clock_step(dst.qts, 100 * 1000);
+    g_assert_cmpuint(hisi_rdq(&dst, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 5)), >,
+                     0);
+
+    hisi_migrate_into(src.qts, dst.qts);
+    g_assert_cmphex(hisi_rd(&dst, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 5)), ==,
+                    0);
+    g_assert_cmpuint(hisi_rdq(&dst, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 2)), ==,
+                     2000);
+    qtest_clock_step(dst.qts, 1000 * 1000);
+    g_assert_cmpuint(hisi_rdq(&dst, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 2)), ==,
+                     4000);
+    hisi_fini(&dst);
+    hisi_fini(&src);
+}
+
 /* Every slot's counters, overflow status and settings */
 static void pmu_twin_log_counters(Pmu *p, HisiTwinLog *log)
 {
@@ -1152,6 +1189,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/overflow-advance", test_overflow_advance);
     qtest_add_func("/hns3-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hns3-pmu/migration", test_migration);
+    qtest_add_func("/hns3-pmu/migration-into-counted",
+                   test_migration_into_counted);
     qtest_add_data_func("/hns3-pmu/migration-overflow-pending/"
                         "event-started", GINT_TO_POINTER(false),
                         test_migration_overflow_pending);

@@ -301,6 +301,39 @@ static void test_rule_count(void)
 }
 
 /*
+ * A refusal quoting a long piece of the rules is whole in strlen(text) +
+ * TRAFFIC_RULES_ERROR_LEN bytes: the same as in a buffer with room to
+ * spare, the quoted piece and what is allowed after it. Each message's
+ * longest form: a known field's longest name, the longest numbers.
+ */
+static void test_error_whole(void)
+{
+    static const char *const forms[] = {
+        "%s",
+        "stream=all,rate=1;stream=all,%s=1",
+        "stream=all,coalesce=%s",
+        "stream=all,node=%s",
+        "stream=all,latency=1000000001%s",
+        "stream=nosuch%s,rate=1",
+    };
+    g_autofree char *piece = g_strnfill(300, 'x');
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(forms); i++) {
+        g_autofree char *text = g_strdup_printf(forms[i], piece);
+        size_t errlen = strlen(text) + TRAFFIC_RULES_ERROR_LEN;
+        g_autofree char *err = g_malloc0(errlen);
+        char roomy[4096] = "";
+        TrafficRules rules;
+
+        g_assert_false(model_traffic_rules_parse(&rules, text, err, errlen));
+        g_assert_false(model_traffic_rules_parse(&rules, text, roomy,
+                                                 sizeof(roomy)));
+        g_assert_cmpstr(err, ==, roomy);
+        g_assert_nonnull(strstr(err, piece));
+    }
+}
+
+/*
  * Which endpoints a rule selects: ep= the endpoint, port= every endpoint
  * below the root port, both: both must match; later rules win; a rule
  * sets what it names only.
@@ -403,6 +436,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rules-edges/bdf-digit-ends", test_bdf_digit_ends);
     g_test_add_func("/rules-edges/streams", test_streams);
     g_test_add_func("/rules-edges/rule-count", test_rule_count);
+    g_test_add_func("/rules-edges/error-whole", test_error_whole);
     g_test_add_func("/rules-edges/apply", test_apply);
     g_test_add_func("/rules-edges/apply-nic", test_apply_nic);
     g_test_add_func("/rules-edges/apply-ring", test_apply_ring);

@@ -72,8 +72,15 @@ extern const char *const model_nic_stream_names[NIC_KINDS];
 extern const char *const model_ring_stream_names[RING_NODE_STREAMS];
 
 /*
+ * Room for a refusal's own words: a message is at most this long beside
+ * the one piece of the rules it quotes.
+ */
+#define TRAFFIC_RULES_ERROR_LEN 256
+
+/*
  * Parse @text into @rules. On a mistake returns false, leaves @rules alone
- * and writes a message naming the faulty field into @err.
+ * and writes a message naming the faulty field into @err; it is whole when
+ * @errlen is at least strlen(@text) + TRAFFIC_RULES_ERROR_LEN.
  */
 bool model_traffic_rules_parse(TrafficRules *rules, const char *text,
                                char *err, size_t errlen);
