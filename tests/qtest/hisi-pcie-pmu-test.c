@@ -487,6 +487,9 @@ static void pmu_snapshot_all(HisiSnapshot *s)
  */
 static void test_bad_accesses(void)
 {
+    static const uint32_t read_only[] = {
+        A_REG_BDF, A_REG_VERSION, A_REG_INFO,
+    };
     uint64_t lat = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT);
     HisiSnapshot before = { 0 };
     uint64_t cnt, ext;
@@ -503,15 +506,22 @@ static void test_bad_accesses(void)
     qpci_io_writeb(p.dev, p.bar, HISI_PCIE_PMU_REG(INT_MASK, 1), 0);
     qpci_io_writeb(p.dev, p.bar, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
     hisi_wr(&p, UNKNOWN_REG, 0xffffffff);
-    hisi_wr(&p, A_REG_BDF, 0x12345678);
-    hisi_wr(&p, A_REG_VERSION, 0x12345678);
-    hisi_wr(&p, A_REG_INFO, 0x12345678);
+    hisi_assert_guest_error(&p, "hisi-pcie-pmu: write to unknown register "
+                            "0xff0 ignored\n");
+    for (int i = 0; i < ARRAY_SIZE(read_only); i++) {
+        hisi_wr(&p, read_only[i], 0x12345678);
+        hisi_assert_guest_errorf(&p, "hisi-pcie-pmu: write to read-only "
+                                 "register 0x%03x ignored\n", read_only[i]);
+    }
     g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_MASK, 0)), ==,
                     R_INT_MASK_OVERFLOW_MASK);
     g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_MASK, 1)), ==,
                     R_INT_MASK_OVERFLOW_MASK);
     g_assert_cmphex(qpci_io_readb(p.dev, p.bar, A_REG_INFO), ==, 0);
+    hisi_assert_no_guest_error(&p);
     g_assert_cmphex(hisi_rd(&p, UNKNOWN_REG), ==, 0);
+    hisi_assert_guest_error(&p, "hisi-pcie-pmu: read of unknown register "
+                            "0xff0\n");
     hisi_snapshot_assert_same(&p, &before);
 
     /* 1 ms at one TLP per us, as before */
@@ -809,6 +819,31 @@ static void test_tx_mrd_latency(void)
 }
 
 /* Threshold on the 16 DW TLPs */
+/*
+ * Lengths above 2^10 DW are taken as 2^10 with a guest error, the
+ * threshold's and the trigger's alike; 2^10 itself is no mistake.
+ */
+static void test_length_above_max(void)
+{
+    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD);
+    const char *above = "hisi-pcie-pmu: counter 0: threshold or trigger "
+                        "length above 2^10 DW: taken as 2^10\n";
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_count(&p, flux | pmu_threshold(10, true), 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000 * 64);
+    hisi_assert_no_guest_error(&p);
+    pmu_count(&p, flux | pmu_threshold(11, true), 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000 * 64);
+    hisi_assert_guest_error(&p, above);
+    pmu_count(&p, flux | pmu_trigger(11, false), 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    hisi_assert_guest_error(&p, above);
+    hisi_fini(&p);
+}
+
 static void test_threshold(void)
 {
     uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD);
@@ -1647,6 +1682,7 @@ int main(int argc, char **argv)
                    test_unknown_event_unwritable);
     qtest_add_func("/hisi-pcie-pmu/tx-mrd-latency", test_tx_mrd_latency);
     qtest_add_func("/hisi-pcie-pmu/threshold", test_threshold);
+    qtest_add_func("/hisi-pcie-pmu/length-above-max", test_length_above_max);
     qtest_add_func("/hisi-pcie-pmu/trigger", test_trigger);
     qtest_add_func("/hisi-pcie-pmu/overflow-msi-when-due",
                    test_overflow_msi_when_due);

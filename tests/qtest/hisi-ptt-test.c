@@ -286,8 +286,13 @@ static void test_tune_unknown_event(void)
 
     ptt_init(&p, "", NULL);
     ptt_tune(&p, TUNE_QOS_TX_CPL, 0);
+    hisi_assert_no_guest_error(&p);
     g_assert_cmpuint(ptt_tune_read(&p, TUNE_UNKNOWN), ==, 0);
+    hisi_assert_guest_error(&p, "hisi-ptt: tuning data for unknown event "
+                            "0x010004 ignored");
     g_assert_cmpuint(ptt_tune(&p, TUNE_UNKNOWN, TUNE_LEVEL_MAX), ==, 0);
+    hisi_assert_guest_error(&p, "hisi-ptt: tuning data for unknown event "
+                            "0x010004 ignored");
     g_assert_cmphex(hisi_rd(&p, A_TUNING_CTRL), ==, TUNE_UNKNOWN);
     g_assert_cmpuint(ptt_tune_read(&p, TUNE_QOS_TX_CPL), ==, 0);
     for (int i = 1; i < ARRAY_SIZE(tune_events); i++) {
@@ -666,7 +671,10 @@ static void test_outbound_one_type(void)
     out_p_np.type = TYPE_POSTED | TYPE_NON_POSTED;
     ptt_init(&p, "", NULL);
     g_assert_cmpuint(ptt_traced_1ms(&p, out_p), >, 0);
+    hisi_assert_no_guest_error(&p);
     g_assert_cmpuint(ptt_traced_1ms(&p, out_p_np), ==, 0);
+    hisi_assert_guest_error(&p, "outbound takes one type, no outbound TLP "
+                            "will be traced");
     hisi_fini(&p);
 }
 
@@ -678,6 +686,8 @@ static void test_no_type_traces_nothing(void)
     no_type.type = 0;
     ptt_init(&p, "", NULL);
     g_assert_cmpuint(ptt_traced_1ms(&p, no_type), ==, 0);
+    hisi_assert_guest_error(&p, "hisi-ptt: trace started with no TLP type "
+                            "selected");
     hisi_fini(&p);
 }
 
@@ -689,6 +699,8 @@ static void test_8dw_direction_0_traces_nothing(void)
     reserved.fmt_8dw = true;
     ptt_init(&p, "", NULL);
     g_assert_cmpuint(ptt_traced_1ms(&p, reserved), ==, 0);
+    hisi_assert_guest_error(&p, "hisi-ptt: direction 0 is reserved with the "
+                            "8DW format");
     hisi_fini(&p);
 }
 
@@ -707,6 +719,8 @@ static void test_no_dma_without_bus_master(void)
     g_assert_true(ptt_idle(&p));
     g_assert_cmphex(qtest_readl(p.qts, BUF_BASE), ==, 0);
     g_assert_false(hisi_msi_taken(&p));
+    hisi_assert_guest_error(&p, "hisi-ptt: trace DMA with bus mastering "
+                            "disabled: trace stopped");
     hisi_fini(&p);
 }
 
@@ -770,6 +784,7 @@ static void test_bad_dma_address(gconstpointer data)
                                WRITE), <=,
                     where == BAD_BUFFER_RAM_END ? BUF_SIZE / 2 : 0);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT), ==, 0);
+    hisi_assert_guest_error(&p, ": trace stopped");
     if (readable) {
         qtest_memread(p.qts, addr, after, sizeof(after));
         g_assert_cmpmem(before, sizeof(before), after, sizeof(after));
@@ -800,8 +815,11 @@ static void test_ctrl_change_while_tracing(void)
     qtest_clock_step(p.qts, 100 * 1000);
     hisi_wr(&p, A_TRACE_CTRL, ctrl | R_TRACE_CTRL_DATA_FORMAT_MASK);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_CTRL), ==, ctrl);
+    hisi_assert_guest_error(&p, "written while tracing: only EN and RST act "
+                            "then, ignored");
     hisi_wr(&p, A_TRACE_CTRL, ctrl);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_CTRL), ==, ctrl);
+    hisi_assert_no_guest_error(&p);
     written = FIELD_EX32(hisi_rd(&p, A_TRACE_WR_STS), TRACE_WR_STS, WRITE);
     qtest_clock_step(p.qts, 100 * 1000);
     g_assert_false(ptt_idle(&p));
@@ -842,6 +860,7 @@ static void test_8dw_small_buffers_not_started(void)
     g_assert_true(ptt_idle(&p));
     g_assert_false(FIELD_EX32(hisi_rd(&p, A_TRACE_CTRL), TRACE_CTRL, EN));
     g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, sts);
+    hisi_assert_guest_error(&p, "smaller than a record: not started");
     hisi_fini(&p);
 }
 
@@ -862,6 +881,8 @@ static void test_restart_without_rst_from_offset_0(void)
                                WRITE), ==, 0);
     g_assert_cmphex(qtest_readl(p.qts, BUF_BASE + BUF_SIZE / 2), ==,
                     0x5a5a5a5a);
+    hisi_assert_guest_error(&p, "trace started without a DMA reset at offset "
+                            "0x");
     ptt_stop(&p);
     hisi_fini(&p);
 }
@@ -893,6 +914,24 @@ static void test_restart_without_rst_goes_on(void)
 }
 
 /* Started with no buffers: not started; with buffers later, it traces. */
+/* Every buffer needs its address: the last one missing, no start */
+static void test_last_buffer_without_address(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_start(&p, rp_inbound_4dw);
+    ptt_stop(&p);
+    hisi_wr(&p, TRACE_ADDR_BASE_LO(3), 0);
+    hisi_wr(&p, TRACE_ADDR_BASE_HI(3), 0);
+    hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_inbound_4dw) |
+            R_TRACE_CTRL_EN_MASK);
+    g_assert_true(ptt_idle(&p));
+    hisi_assert_guest_error(&p, "hisi-ptt: trace started with no address for "
+                            "buffer 3: not started");
+    hisi_fini(&p);
+}
+
 static void test_no_buffers(void)
 {
     Ptt p;
@@ -901,6 +940,8 @@ static void test_no_buffers(void)
     hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_inbound_4dw) |
             R_TRACE_CTRL_EN_MASK);
     g_assert_true(ptt_idle(&p));
+    hisi_assert_guest_error(&p, "hisi-ptt: trace started with buffer size "
+                            "0x0, smaller than a record: not started");
     qtest_clock_step(p.qts, 1000 * 1000);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, 0);
     ptt_start(&p, rp_inbound_4dw);
@@ -938,6 +979,10 @@ static void ptt_snapshot_all(HisiSnapshot *s)
  */
 static void test_bad_accesses(void)
 {
+    static const uint32_t read_only[] = {
+        A_LOCATION, A_TRACE_STS, A_TUNING_INT_STAT, A_TRACE_WR_STS,
+        A_DEVICE_RANGE,
+    };
     HisiSnapshot before = { 0 };
     Ptt p;
 
@@ -953,17 +998,21 @@ static void test_bad_accesses(void)
 
     g_assert_cmphex(qpci_io_readb(p.dev, p.bar, A_TRACE_STS), ==, 0);
     g_assert_cmphex(qpci_io_readw(p.dev, p.bar, A_TRACE_STS), ==, 0);
+    hisi_assert_no_guest_error(&p);
     g_assert_cmphex(hisi_rd(&p, UNKNOWN_REG), ==, 0);
+    hisi_assert_guest_error(&p, "hisi-ptt: read of unknown register 0xffc\n");
     g_assert_cmphex(hisi_rd(&p, A_TRACE_STS + 2), ==, 0);
     qpci_io_writeb(p.dev, p.bar, A_TRACE_INT_MASK, 0);
     qpci_io_writew(p.dev, p.bar, A_TRACE_INT_MASK, 0);
     qpci_io_writeb(p.dev, p.bar, A_TRACE_CTRL, R_TRACE_CTRL_EN_MASK);
     hisi_wr(&p, UNKNOWN_REG, 0xffffffff);
-    hisi_wr(&p, A_LOCATION, 0x12345678);
-    hisi_wr(&p, A_TRACE_STS, 0);
-    hisi_wr(&p, A_TUNING_INT_STAT, 1);
-    hisi_wr(&p, A_TRACE_WR_STS, 0x12345678);
-    hisi_wr(&p, A_DEVICE_RANGE, 0x12345678);
+    hisi_assert_guest_error(&p, "hisi-ptt: write to unknown register 0xffc "
+                            "ignored\n");
+    for (int i = 0; i < ARRAY_SIZE(read_only); i++) {
+        hisi_wr(&p, read_only[i], 0x12345678);
+        hisi_assert_guest_errorf(&p, "hisi-ptt: write to read-only register "
+                                 "0x%03x ignored\n", read_only[i]);
+    }
     g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_MASK), ==,
                     R_TRACE_INT_MASK_BUFS_MASK);
     g_assert_cmphex(hisi_rd(&p, A_LOCATION), ==, 0);
@@ -1257,6 +1306,8 @@ static void test_fault_dma_fails(void)
     g_assert_false(qtest_qom_get_bool(p.qts, "ptt", "fail-next-dma"));
     /* Nothing was written: the write offset stays at the last record. */
     g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, 0);
+    hisi_assert_guest_error(&p, "hisi-ptt: trace DMA failed (fail-next-dma): "
+                            "trace stopped");
     hisi_fini(&p);
 }
 
@@ -2670,6 +2721,31 @@ static void test_traffic_changes_keep_phase(void)
 #define MMIO_WRITE_NS       50000
 #define TLP_MWR_3DW         0x40        /* header DW0 31:24 */
 
+/*
+ * With its BAR 0 (1 MiB) mapped, the same TLPs go into that BAR, and wrap
+ * at its end: TLP 8191 at 1 MiB - 128, TLP 8192 at the start again (in
+ * the 4 KiB stand-in window they wrap every 32 TLPs).
+ */
+static void test_mmio_window_in_bar(void)
+{
+    HisiEndpoint edu;
+    RealRecord rec[2];
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    hisi_edu_init(&p, &edu, EDU_BDF);
+    qtest_clock_step(p.qts, 8190 * MMIO_WRITE_NS + MMIO_WRITE_NS / 2);
+    ptt_start(&p, rp_out_posted);
+    qtest_clock_step(p.qts, ARRAY_SIZE(rec) * MMIO_WRITE_NS);
+    ptt_stop(&p);
+    ptt_real_records(&p, rec, ARRAY_SIZE(rec));
+    g_assert_cmphex(rec[0].fmt_type, ==, TLP_MWR_3DW);
+    g_assert_cmphex(rec[0].addr, ==, edu.bar.addr + 0x100000 - 128);
+    g_assert_cmphex(rec[1].addr, ==, edu.bar.addr);
+    g_free(edu.dev);
+    hisi_fini(&p);
+}
+
 static void test_mmio_window_without_bar(void)
 {
     RealRecord rec[4];
@@ -3118,6 +3194,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/restart-without-rst-goes-on",
                    test_restart_without_rst_goes_on);
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
+    qtest_add_func("/hisi-ptt/last-buffer-without-address",
+                   test_last_buffer_without_address);
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
     hisi_add_refusals("/hisi-ptt/bad-properties", bad_properties,
                       ARRAY_SIZE(bad_properties));
@@ -3185,6 +3263,7 @@ int main(int argc, char **argv)
                    test_tune_scope_pmu_counts);
     qtest_add_func("/hisi-ptt/traffic-changes-keep-phase",
                    test_traffic_changes_keep_phase);
+    qtest_add_func("/hisi-ptt/mmio-window-in-bar", test_mmio_window_in_bar);
     qtest_add_func("/hisi-ptt/mmio-window-without-bar",
                    test_mmio_window_without_bar);
     qtest_add_func("/hisi-ptt/hotplug-traced-from-plug",

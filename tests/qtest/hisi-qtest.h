@@ -142,7 +142,62 @@ typedef struct HisiDev {
     QGenericPCIBus bus;
     QPCIDevice *dev;
     QPCIBar bar;
+    char *log;              /* QEMU's guest errors (-d guest_errors -D) */
+    size_t log_taken;       /* how much of it hisi_guest_errors() gave */
 } HisiDev;
+
+/*
+ * What QEMU logged as guest errors since the last call. qemu_log flushes
+ * each message before the access that caused it completes, so the
+ * messages of every access the test has made are there.
+ */
+static inline char *hisi_guest_errors(HisiDev *h)
+{
+    g_autofree char *text = NULL;
+    size_t len = 0;
+    char *fresh;
+
+    if (!g_file_get_contents(h->log, &text, &len, NULL)) {
+        return g_strdup("");        /* nothing logged yet: no file */
+    }
+    g_assert_cmpuint(len, >=, h->log_taken);
+    fresh = g_strdup(text + h->log_taken);
+    h->log_taken = len;
+    return fresh;
+}
+
+/* Since the last check, QEMU logged a guest error containing @what */
+static inline void hisi_assert_guest_error(HisiDev *h, const char *what)
+{
+    g_autofree char *fresh = hisi_guest_errors(h);
+
+    if (!strstr(fresh, what)) {
+        g_test_message("expected a guest error with '%s'; logged: '%s'",
+                       what, fresh);
+    }
+    g_assert_nonnull(strstr(fresh, what));
+}
+
+/* hisi_assert_guest_error() of a formatted @fmt */
+static inline void G_GNUC_PRINTF(2, 3)
+hisi_assert_guest_errorf(HisiDev *h, const char *fmt, ...)
+{
+    g_autofree char *what = NULL;
+    va_list ap;
+
+    va_start(ap, fmt);
+    what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    hisi_assert_guest_error(h, what);
+}
+
+/* Since the last check, QEMU logged no guest error */
+static inline void hisi_assert_no_guest_error(HisiDev *h)
+{
+    g_autofree char *fresh = hisi_guest_errors(h);
+
+    g_assert_cmpstr(fresh, ==, "");
+}
 
 /* Enable @devfn, map its BAR 2 into @bar and aim its MSI at the RAM word */
 static inline QPCIDevice *hisi_enable(HisiDev *h, int devfn, QPCIBar *bar)
@@ -171,8 +226,14 @@ static inline QPCIDevice *hisi_enable(HisiDev *h, int devfn, QPCIBar *bar)
  */
 static inline void hisi_init(HisiDev *h, int devfn, GPtrArray *args)
 {
+    static unsigned started;
     QPCIDevice *rp;
 
+    h->log = g_strdup_printf("%s/hisi-qtest-%d-%u.log", g_get_tmp_dir(),
+                             getpid(), started++);
+    h->log_taken = 0;
+    unlink(h->log);
+    hisi_args_add(args, "-d", "guest_errors", "-D", h->log, NULL);
     h->qts = hisi_qtest_start("-m 512M", args);
     alloc_init(&h->alloc, 0, 0x40000000, 0x60000000, 4096);
     qpci_init_generic(&h->bus, h->qts, &h->alloc, false);
@@ -277,6 +338,8 @@ static inline void hisi_fini(HisiDev *h)
     g_free(h->dev);
     alloc_destroy(&h->alloc);
     qtest_quit(h->qts);
+    unlink(h->log);
+    g_free(h->log);
 }
 
 /*

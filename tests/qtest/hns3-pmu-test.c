@@ -824,27 +824,62 @@ static void test_paused_stops_all_kinds(void)
  * that had run since that change (packets on whole us from it) would
  * count 700 after the plug, and 1001 with the 301 before it.
  */
-static void test_hotplug_counted_from_plug(void)
+/*
+ * Slot 0 counting the RoCE packets sent (10^6/s from each NIC function)
+ * from 1 us on, below an empty root port rp1 (bus 2) that the PMU covers
+ */
+static void pmu_init_roce_below_rp1(Pmu *p)
 {
     QPCIDevice *rp1;
-    Pmu p;
 
-    pmu_init(&p, ",bdf-min=0x200,bdf-max=0x2ff", "-device", RP1_ARGS, NULL);
-    rp1 = qpci_device_find(&p.bus.bus, RP1_DEVFN);
+    pmu_init(p, ",bdf-min=0x200,bdf-max=0x2ff", "-device", RP1_ARGS, NULL);
+    rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
     g_assert_nonnull(rp1);
     qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
     qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
     g_free(rp1);
-    qtest_clock_step(p.qts, 1000);
-    pmu_set_rules(&p, "stream=nic-all,rate=0;stream=roce-tx,rate=1000000");
-    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
+    qtest_clock_step(p->qts, 1000);
+    pmu_set_rules(p, "stream=nic-all,rate=0;stream=roce-tx,rate=1000000");
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
             pmu_event(PPS_ROCE_SSU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
-    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+}
+
+static void test_hotplug_counted_from_plug(void)
+{
+    Pmu p;
+
+    pmu_init_roce_below_rp1(&p);
     qtest_clock_step(p.qts, 300 * 1000 + 500);
     hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
     qtest_clock_step(p.qts, 700 * 1000 + 300);
     g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)), ==,
                      701);
+    hisi_fini(&p);
+}
+
+/*
+ * Unplugged and plugged again at the same place, a NIC function counts
+ * from the new plug, not on the grid of the one removed: plugged at
+ * 301.5 us, removed at 401.5 us, plugged again at 500 us, 701 packets in
+ * the 700.3 us after that (the removed one's grid would give 700).
+ */
+static void test_replug_counted_from_plug(void)
+{
+    uint64_t before;
+    Pmu p;
+
+    pmu_init_roce_below_rp1(&p);
+    qtest_clock_step(p.qts, 300 * 1000 + 500);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+    qtest_clock_step(p.qts, 100 * 1000);
+    hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
+    qtest_clock_step(p.qts, 98 * 1000 + 500);
+    before = hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0));
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp1");
+    qtest_clock_step(p.qts, 700 * 1000 + 300);
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)) -
+                     before, ==, 701);
     hisi_fini(&p);
 }
 
@@ -878,6 +913,9 @@ static void pmu_snapshot_all(HisiSnapshot *s)
 /* Bad offsets, widths and writes are logged and change nothing. */
 static void test_bad_accesses(void)
 {
+    static const uint32_t read_only[] = {
+        A_CLOCK_FREQ, A_BDF, A_VERSION, A_DEVICE_ID,
+    };
     uint32_t pps = pmu_event(PPS_SSU_RPU, MODE_GLOBAL);
     HisiSnapshot before = { 0 };
     uint64_t cnt, ext;
@@ -895,21 +933,35 @@ static void test_bad_accesses(void)
                                   HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0)), ==, 0);
     g_assert_cmphex(qpci_io_readq(p.dev, p.bar,
                                   HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0)), ==, 0);
+    hisi_assert_no_guest_error(&p);
     g_assert_cmphex(hisi_rd(&p, UNKNOWN_REG), ==, 0);
+    hisi_assert_guest_error(&p, "hns3-pmu: read of unknown register "
+                            "0x0100\n");
     g_assert_cmphex(hisi_rd(&p, UNKNOWN_SLOT_REG(3)), ==, 0);
-    hisi_wr(&p, A_CLOCK_FREQ, 5);
-    g_assert_cmpuint(hisi_rd(&p, A_CLOCK_FREQ), ==, 1000000000);
+    hisi_assert_guest_errorf(&p, "hns3-pmu: read of unknown register 0x%04x "
+                             "of event slot 3\n",
+                             A_EVENT_CTRL_LOW + 0x40);
     hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, 0), 1);
     g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_INTR_STATUS, 0)), ==,
                     0);
+    hisi_assert_guest_error(&p, "hns3-pmu: slot 0: the interrupt status is "
+                            "cleared by EVENT_CTRL_LOW bit 11, not written");
     qpci_io_writew(p.dev, p.bar, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
     g_assert_cmphex(hisi_rd(&p, A_GLOBAL_CTRL), ==, 0);
     qpci_io_writeq(p.dev, p.bar, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1), 0);
     hisi_wr(&p, UNKNOWN_REG, 0xffffffff);
+    hisi_assert_guest_error(&p, "hns3-pmu: write to unknown register 0x0100 "
+                            "ignored\n");
     hisi_wr(&p, UNKNOWN_SLOT_REG(3), 0xffffffff);
-    hisi_wr(&p, A_BDF, 0x12345678);
-    hisi_wr(&p, A_VERSION, 0x12345678);
-    hisi_wr(&p, A_DEVICE_ID, 0x12345678);
+    hisi_assert_guest_errorf(&p, "hns3-pmu: write to unknown register 0x%04x "
+                             "of event slot 3 ignored\n",
+                             A_EVENT_CTRL_LOW + 0x40);
+    for (int i = 0; i < ARRAY_SIZE(read_only); i++) {
+        hisi_wr(&p, read_only[i], 0x12345678);
+        hisi_assert_guest_errorf(&p, "hns3-pmu: write to read-only register "
+                                 "0x%04x ignored\n", read_only[i]);
+    }
+    g_assert_cmpuint(hisi_rd(&p, A_CLOCK_FREQ), ==, 1000000000);
     hisi_snapshot_assert_same(&p, &before);
 
     /* The PMU still counts exactly. */
@@ -1200,6 +1252,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/rule-changes-linear", test_rule_changes_linear);
     qtest_add_func("/hns3-pmu/paused-stops-all-kinds",
                    test_paused_stops_all_kinds);
+    qtest_add_func("/hns3-pmu/replug-counted-from-plug",
+                   test_replug_counted_from_plug);
     qtest_add_func("/hns3-pmu/hotplug-counted-from-plug",
                    test_hotplug_counted_from_plug);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
