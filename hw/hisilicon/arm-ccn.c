@@ -221,20 +221,26 @@ static bool ccn_source(ArmCcnState *s, unsigned idx, CcnSource *src,
 }
 
 /*
- * Flits an XP event counts in [t0, t1), or with @rate the most it counts
- * in a second: of what every node sends on the event's channel.
+ * Flits an XP event counts in [t0, t1), or with @growth the most it counts
+ * (a flit of each node at most ahead of its rate): of what every node
+ * sends on the event's channel.
  */
 static uint64_t ccn_xp_flits(ArmCcnState *s, const CcnSource *src, int64_t t0,
-                             int64_t t1, bool rate)
+                             int64_t t1, HisiPmuGrowth *growth)
 {
     const RingStream *sent = &s->streams[src->xp_def.vc * 2 + RING_TX];
     uint64_t n = 0;
     uint8_t type;
 
     for (uint8_t id = 0; id < CCN_NODES; id++) {
-        if (ccn_node_streams(s, id, &type)) {
-            n += rate ? sent->flow.rate :
-                 model_ring_xp_count(sent, src->xp, &src->xp_def, t0, t1);
+        if (!ccn_node_streams(s, id, &type)) {
+            continue;
+        }
+        if (growth) {
+            growth->per_s += sent->flow.rate;
+            growth->burst++;
+        } else {
+            n += model_ring_xp_count(sent, src->xp, &src->xp_def, t0, t1);
         }
     }
     return n;
@@ -247,7 +253,7 @@ static uint64_t ccn_flits(ArmCcnState *s, const CcnSource *src, int64_t t0,
     unsigned dir = src->def.dirs & BIT(RING_TX) ? RING_TX : RING_RX;
 
     if (src->kind == CCN_SRC_XP_EVENT) {
-        return ccn_xp_flits(s, src, t0, t1, false);
+        return ccn_xp_flits(s, src, t0, t1, NULL);
     }
     if (src->kind == CCN_SRC_WATCHPOINT) {
         const uint64_t *cmp = s->xp[src->xp].wp_cmp[src->wp];
@@ -311,8 +317,8 @@ static void ccn_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
 }
 
 /* The most counter @idx grows by in a second, when it would interrupt */
-static bool ccn_max_rates(HisiPmu *pmu, unsigned idx,
-                          uint64_t rate[HISI_PMU_SLOT_COUNTERS])
+static bool ccn_max_growth(HisiPmu *pmu, unsigned idx,
+                           HisiPmuGrowth growth[HISI_PMU_SLOT_COUNTERS])
 {
     ArmCcnState *s = container_of(pmu, ArmCcnState, pmu);
     CcnSource src;
@@ -323,19 +329,21 @@ static bool ccn_max_rates(HisiPmu *pmu, unsigned idx,
         return false;
     }
     if (idx == CCN_CYCLE_IDX) {
-        rate[HISI_PMU_CNT] = pmu->clock_freq;
+        growth[HISI_PMU_CNT] = (HisiPmuGrowth) { pmu->clock_freq, 1 };
         return true;
     }
     if (!ccn_source(s, idx, &src, &type)) {
         return false;
     }
     if (src.kind == CCN_SRC_XP_EVENT) {
-        rate[HISI_PMU_CNT] = ccn_xp_flits(s, &src, 0, 0, true);
+        ccn_xp_flits(s, &src, 0, 0, &growth[HISI_PMU_CNT]);
         return true;
     }
     for (unsigned dir = 0; dir < 2; dir++) {
         if (src.def.dirs & BIT(dir)) {
-            rate[HISI_PMU_CNT] += s->streams[src.def.vc * 2 + dir].flow.rate;
+            growth[HISI_PMU_CNT].per_s +=
+                s->streams[src.def.vc * 2 + dir].flow.rate;
+            growth[HISI_PMU_CNT].burst++;
         }
     }
     return true;
@@ -348,7 +356,7 @@ static const HisiPmuOps ccn_pmu_ops = {
         [CCN_CYCLE_IDX] = CCN_CYCLE_BITS,
     },
     .count = ccn_count,
-    .max_rates = ccn_max_rates,
+    .max_growth = ccn_max_growth,
     .overflow = ccn_overflow,
     .update_irq = ccn_update_irq,
 };

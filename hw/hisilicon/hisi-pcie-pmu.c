@@ -317,9 +317,9 @@ static void pmu_want_real(HisiPciePmuState *s)
     }
 }
 
-/* The most counter @idx's CNT and EXT_CNT grow by in a second */
-static bool pmu_max_rates(HisiPmu *pmu, unsigned idx,
-                          uint64_t rate[HISI_PMU_SLOT_COUNTERS])
+/* The most counter @idx's CNT and EXT_CNT grow by (HisiPmuGrowth) */
+static bool pmu_max_growth(HisiPmu *pmu, unsigned idx,
+                           HisiPmuGrowth growth[HISI_PMU_SLOT_COUNTERS])
 {
     HisiPciePmuState *s = container_of(pmu, HisiPciePmuState, pmu);
     PmuCounter *c = &s->ctr[idx];
@@ -338,15 +338,26 @@ static bool pmu_max_rates(HisiPmu *pmu, unsigned idx,
         for (int j = 0; j < TRAFFIC_PATTERN; j++) {
             max_len = MAX(max_len, st->flow.len[j]);
         }
-        /* delay cycles rounded up: an early bound */
-        rate[HISI_PMU_CNT] += ev->latency ?
-            muldiv64(st->flow.rate * st->latency_ns, pmu->clock_freq,
-                     NANOSECONDS_PER_SECOND) + 1 :
-            st->flow.rate * (max_len + 4) * 4u;
-        rate[HISI_PMU_EXT_CNT] += st->flow.rate;
+        if (ev->latency) {
+            /*
+             * Delay cycles rounded up; a TLP's, and one for the fraction
+             * the cycles carry
+             */
+            growth[HISI_PMU_CNT].per_s +=
+                muldiv64(st->flow.rate * st->latency_ns, pmu->clock_freq,
+                         NANOSECONDS_PER_SECOND) + 1;
+            growth[HISI_PMU_CNT].burst +=
+                muldiv64(st->latency_ns, pmu->clock_freq,
+                         NANOSECONDS_PER_SECOND) + 2;
+        } else {
+            growth[HISI_PMU_CNT].per_s += st->flow.rate * (max_len + 4) * 4u;
+            growth[HISI_PMU_CNT].burst += (max_len + 4) * 4u;
+        }
+        growth[HISI_PMU_EXT_CNT].per_s += st->flow.rate;
+        growth[HISI_PMU_EXT_CNT].burst++;
     }
     if (!ev->latency) {
-        rate[HISI_PMU_EXT_CNT] = pmu->clock_freq;
+        growth[HISI_PMU_EXT_CNT] = (HisiPmuGrowth) { pmu->clock_freq, 1 };
     }
     return true;
 }
@@ -355,7 +366,7 @@ static const HisiPmuOps pmu_ops = {
     .slots = HISI_PCIE_PMU_COUNTERS,
     .bits = { [0 ... HISI_PCIE_PMU_COUNTERS - 1] = 64 },
     .count = pmu_count,
-    .max_rates = pmu_max_rates,
+    .max_growth = pmu_max_growth,
     .overflow = pmu_overflow,
     .update_irq = pmu_update_irq,
 };

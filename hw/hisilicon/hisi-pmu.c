@@ -84,39 +84,44 @@ void hisi_pmu_fold_all(HisiPmu *pmu, int64_t now)
     }
 }
 
-int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value, uint64_t per_s)
+int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value,
+                              const HisiPmuGrowth *growth)
 {
     /* 2^64 - value to go; from 0 that is all of 2^64 */
     uint64_t left = value ? -value : UINT64_MAX;
     uint64_t lo, hi;
 
-    if (!per_s) {
+    if (!growth->per_s) {
         return INT64_MAX;
     }
+    if (left <= growth->burst) {
+        return now;
+    }
     /* In 128 bits: rates go beyond 2^32 per second (muldiv64's limit). */
-    mulu64(&lo, &hi, left, NANOSECONDS_PER_SECOND);
-    divu128(&lo, &hi, per_s);
+    mulu64(&lo, &hi, left - growth->burst, NANOSECONDS_PER_SECOND);
+    divu128(&lo, &hi, growth->per_s);
     return now + (int64_t)(hi ? INT64_MAX / 4 : MIN(lo, INT64_MAX / 4));
 }
 
 /*
- * The earliest ns a counter of slot @idx, counted up to @now, could wrap
- * at the rates its source could count at; INT64_MAX when its overflow
- * would not interrupt, or it does not grow.
+ * The earliest ns by which a counter of slot @idx, counted up to @now,
+ * could have wrapped, from the most its source could count; INT64_MAX
+ * when its overflow would not interrupt, or it does not grow.
  */
 static int64_t slot_earliest_wrap(HisiPmu *pmu, unsigned idx, int64_t now)
 {
-    uint64_t rate[HISI_PMU_SLOT_COUNTERS] = { 0 };
+    HisiPmuGrowth growth[HISI_PMU_SLOT_COUNTERS] = { 0 };
     /* as a 64-bit counter at the same distance from its wrap */
     uint64_t above = ~counter_mask(pmu, idx);
     int64_t earliest = INT64_MAX;
 
-    if (!pmu->ops->max_rates(pmu, idx, rate)) {
+    if (!pmu->ops->max_growth(pmu, idx, growth)) {
         return INT64_MAX;
     }
     for (unsigned ctr = 0; ctr < HISI_PMU_SLOT_COUNTERS; ctr++) {
         earliest = MIN(earliest, hisi_pmu_overflow_due(
-                           now, pmu->slot[idx].value[ctr] | above, rate[ctr]));
+                           now, pmu->slot[idx].value[ctr] | above,
+                           &growth[ctr]));
     }
     return earliest;
 }
@@ -182,17 +187,17 @@ static int64_t slot_wrap_time(HisiPmu *pmu, unsigned idx, int64_t now,
 }
 
 /*
- * The timer fired at the earliest time a counter could wrap, from the rates
- * its source could count at. A counter that counts slower than that (a
- * filter that matches few events, or none) would bring the timer back ever
- * sooner as it nears its wrap: one event short of it at a bound of 1e9 a
- * second, every ns. So from here on the timer is armed for the first ns,
- * from that bound on, by which a counter has wrapped, found by probing what
- * the slots will count, and no more than a second ahead. A change (a
+ * The timer fired at the earliest time a counter could have wrapped, from
+ * the most its source could count. A counter that counts slower than that
+ * (a filter that matches few events, or none) would bring the timer back
+ * ever sooner as it nears its wrap: one event short of it at a bound of
+ * 1e9 a second, every ns. So from here on the timer is armed for the first
+ * ns, from that bound on, by which a counter has wrapped, found by probing
+ * what the slots will count, and no more than a second ahead. A change (a
  * register write, the traffic) arms it at the cheap early bound again
- * (hisi_pmu_schedule). The bound is early up to one event: a flow's next
- * event may be due at any ns of its interval, so an overflow can come up to
- * one event's interval after the event that wrapped the counter.
+ * (hisi_pmu_schedule). The bound is never late (HisiPmuGrowth counts the
+ * event a stream can bring ahead of its rate), so an overflow comes at the
+ * first ns by which its counter has wrapped.
  */
 static void overflow_timer_cb(void *opaque)
 {

@@ -8,10 +8,11 @@
  * closed-form sum the device computes over an interval (HisiPmuOps.count),
  * whenever the guest reads a counter, something changes, or the one
  * overflow timer fires. After a change the timer is armed for the earliest
- * overflow that would interrupt, from the highest rate each counter can
- * grow at (HisiPmuOps.max_rates); when it fires, for the first ns from
- * that bound on by which a counter has wrapped, found by probing
- * HisiPmuOps.count ahead. An overflow sets the device's status
+ * time a counter that would interrupt could wrap, from the most it can grow
+ * by (HisiPmuOps.max_growth); when it fires, for the first ns by which a
+ * counter has wrapped, found by probing HisiPmuOps.count ahead from that
+ * bound on. So an overflow comes at the first ns by which its counter has
+ * wrapped, register reads or none. An overflow sets the device's status
  * (HisiPmuOps.overflow); then the device works out its interrupt from its
  * state (HisiPmuOps.update_irq).
  *
@@ -48,6 +49,17 @@ typedef struct HisiPmuSlot {
 
 typedef struct HisiPmu HisiPmu;
 
+/*
+ * The most a counter can grow by in [t, t + d): per_s * d / 1e9 + burst.
+ * Each stream's events are evenly spread (model/flow.h), so in any interval
+ * a stream brings at most one event more than its rate does: @burst is one
+ * event of each stream the counter counts, at its largest.
+ */
+typedef struct HisiPmuGrowth {
+    uint64_t per_s;
+    uint64_t burst;
+} HisiPmuGrowth;
+
 typedef struct HisiPmuOps {
     unsigned slots;
     /* Width in bits of each slot's counters (1..64) */
@@ -59,12 +71,12 @@ typedef struct HisiPmuOps {
      */
     void (*count)(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1);
     /*
-     * The most each counter of slot @idx can grow by in a second, into
-     * @rate; false when an overflow of the slot would not interrupt (it
-     * does not count, or its interrupt is masked).
+     * The most each counter of slot @idx can grow by, into @growth (zeroed
+     * by the caller); false when an overflow of the slot would not
+     * interrupt (it does not count, or its interrupt is masked).
      */
-    bool (*max_rates)(HisiPmu *pmu, unsigned idx,
-                      uint64_t rate[HISI_PMU_SLOT_COUNTERS]);
+    bool (*max_growth)(HisiPmu *pmu, unsigned idx,
+                       HisiPmuGrowth growth[HISI_PMU_SLOT_COUNTERS]);
     /* A counter of slot @idx wrapped: set the device's status for it. */
     void (*overflow)(HisiPmu *pmu, unsigned idx);
     /* Work out the interrupt (or MSI) from the device's state. */
@@ -128,9 +140,10 @@ void hisi_pmu_add_cycles(HisiPmu *pmu, unsigned idx, unsigned ctr,
                          uint64_t ns);
 
 /*
- * When a 64-bit counter at @value that grows by at most @per_s a second
- * from @now wraps: an early bound (INT64_MAX when it does not grow).
+ * The earliest ns by which a 64-bit counter at @value at @now, growing by
+ * at most @growth, can have wrapped (INT64_MAX when it does not grow).
  */
-int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value, uint64_t per_s);
+int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value,
+                              const HisiPmuGrowth *growth);
 
 #endif

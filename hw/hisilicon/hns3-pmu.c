@@ -114,8 +114,9 @@ typedef struct PmuWalk {
     Hns3PmuFilter filter;
     int64_t t0, t1;
     Hns3PmuSums sums;
-    /* for the overflow bound: the most per second */
+    /* for the overflow bound: the most per second, and in one packet each */
     uint64_t max_units, max_bytes, max_delay_ns;
+    uint64_t burst_units, burst_bytes, burst_delay_cycles;
     /* for the queue check */
     uint8_t devfn;
     uint16_t queue;
@@ -223,11 +224,16 @@ static void pmu_bound_stream(PmuWalk *w, const NicStream *st)
     w->max_units += st->flow.rate;
     w->max_bytes += st->flow.rate * MAX(max_len, HNS3_PMU_BD_BYTES);
     w->max_delay_ns += st->flow.rate * st->latency_ns;
+    w->burst_units++;
+    w->burst_bytes += MAX(max_len, HNS3_PMU_BD_BYTES);
+    /* a packet's delay cycles rounded up, and the fraction they carry */
+    w->burst_delay_cycles += muldiv64(st->latency_ns, w->s->pmu.clock_freq,
+                                      NANOSECONDS_PER_SECOND) + 2;
 }
 
-/* The most slot @idx's counter and extended counter grow by in a second */
-static bool pmu_max_rates(HisiPmu *pmu, unsigned idx,
-                          uint64_t rate[HISI_PMU_SLOT_COUNTERS])
+/* The most slot @idx's counter and extended counter grow by */
+static bool pmu_max_growth(HisiPmu *pmu, unsigned idx,
+                           HisiPmuGrowth growth[HISI_PMU_SLOT_COUNTERS])
 {
     Hns3PmuState *s = container_of(pmu, Hns3PmuState, pmu);
     Hns3PmuSlot *c = &s->slot[idx];
@@ -242,17 +248,22 @@ static bool pmu_max_rates(HisiPmu *pmu, unsigned idx,
     pmu_walk(s, &w);
     switch (w.ev->code >> 8) {
     case HNS3_PMU_BW:
-        rate[HISI_PMU_CNT] = w.max_bytes;
-        rate[HISI_PMU_EXT_CNT] = pmu->clock_freq;
+        growth[HISI_PMU_CNT] = (HisiPmuGrowth) { w.max_bytes, w.burst_bytes };
+        growth[HISI_PMU_EXT_CNT] = (HisiPmuGrowth) { pmu->clock_freq, 1 };
         break;
     case HNS3_PMU_DLY:
-        rate[HISI_PMU_CNT] = muldiv64(w.max_delay_ns, pmu->clock_freq,
-                                      NANOSECONDS_PER_SECOND) + 1;
-        rate[HISI_PMU_EXT_CNT] = w.max_units;
+        growth[HISI_PMU_CNT] = (HisiPmuGrowth) {
+            muldiv64(w.max_delay_ns, pmu->clock_freq,
+                     NANOSECONDS_PER_SECOND) + 1,
+            w.burst_delay_cycles,
+        };
+        growth[HISI_PMU_EXT_CNT] = (HisiPmuGrowth) {
+            w.max_units, w.burst_units,
+        };
         break;
     default:
-        rate[HISI_PMU_CNT] = w.max_units;
-        rate[HISI_PMU_EXT_CNT] = pmu->clock_freq;
+        growth[HISI_PMU_CNT] = (HisiPmuGrowth) { w.max_units, w.burst_units };
+        growth[HISI_PMU_EXT_CNT] = (HisiPmuGrowth) { pmu->clock_freq, 1 };
         break;
     }
     return true;
@@ -262,7 +273,7 @@ static const HisiPmuOps pmu_ops = {
     .slots = HNS3_PMU_SLOTS,
     .bits = { [0 ... HNS3_PMU_SLOTS - 1] = 64 },
     .count = pmu_count,
-    .max_rates = pmu_max_rates,
+    .max_growth = pmu_max_growth,
     .overflow = pmu_overflow,
     .update_irq = pmu_update_irq,
 };

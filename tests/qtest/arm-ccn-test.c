@@ -651,6 +651,33 @@ static void test_overflow_irq_when_due(void)
     qtest_quit(qts);
 }
 
+/*
+ * The overflow interrupt comes at the first ns by which the counter has
+ * wrapped (docs/arm-ccn.md), with no register read: a twin that reads its
+ * counter every ns finds that ns.
+ */
+static void test_overflow_irq_at_wrap(void)
+{
+    QTestState *twin = ccn_init_near_overflow();
+    QTestState *qts;
+    int64_t wrap_ns = 0;
+
+    while (ccn_counter(twin, 3) >= (uint32_t)-10) {
+        g_assert_cmpint(wrap_ns, <, 20 * 1000);
+        qtest_clock_step(twin, 1);
+        wrap_ns++;
+    }
+    qtest_quit(twin);
+
+    qts = ccn_init_near_overflow();
+    qtest_clock_step(qts, wrap_ns - 1);
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 1);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==, BIT(3));
+    qtest_quit(qts);
+}
+
 /* The traffic of @rules, HN-F 2's XP's DT and the PMU on */
 static QTestState *ccn_start_hnf2_rules(const char *rules)
 {
@@ -1322,6 +1349,7 @@ int main(int argc, char **argv)
                    test_no_count_with_dt_config_0);
     qtest_add_func("/arm-ccn/overflow-irq-when-due",
                    test_overflow_irq_when_due);
+    qtest_add_func("/arm-ccn/overflow-irq-at-wrap", test_overflow_irq_at_wrap);
     qtest_add_func("/arm-ccn/overflow-irq-rsp-rx", test_overflow_irq_rsp_rx);
     qtest_add_func("/arm-ccn/overflow-pmu-events-disabled",
                    test_overflow_pmu_events_disabled);

@@ -912,12 +912,26 @@ static void test_overflow_msi_when_due(void)
 }
 
 /*
+ * Counter 0's overflow MSI comes @ns on from now, not a ns sooner, and
+ * INT_STAT says so
+ */
+static void pmu_assert_overflow_msi_in(Pmu *p, int64_t ns)
+{
+    qtest_clock_step(p->qts, ns - 1);
+    g_assert_false(hisi_msi_taken(p));
+    qtest_clock_step(p->qts, 1);
+    g_assert_true(hisi_msi_taken(p));
+    g_assert_cmphex(hisi_rd(p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
+}
+
+/*
  * A bandwidth counter's overflow comes when due too, with no register read:
  * RX_MWR_FLUX counts 80 bytes per TLP (16 DW of payload, a 4-DW header),
  * one TLP per us at 0, 1000, 2000 ns, ...; 320 bytes short of its wrap,
- * the TLP at 3000 ns wraps it. The timer is armed by the most bytes a
- * second the TLPs could bring (the rate times the longest TLP), 80 per us:
- * it fires at 4000 ns, within a TLP's interval of the wrap.
+ * the TLP at 3000 ns wraps it, counted by 3001 ns. The timer is armed by
+ * the most bytes the TLPs could bring (the rate times the longest TLP, and
+ * one TLP more), then finds that ns: the MSI comes at 3001 ns.
  */
 static void test_overflow_flux_msi_when_due(void)
 {
@@ -928,24 +942,20 @@ static void test_overflow_flux_msi_when_due(void)
     pmu_start(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH));
     hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -(4ull * 80));
     hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
-    qtest_clock_step(p.qts, 2500);
-    g_assert_false(hisi_msi_taken(&p));
-    qtest_clock_step(p.qts, 2000);
-    g_assert_true(hisi_msi_taken(&p));
-    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
-                    R_INT_STAT_OVERFLOW_MASK);
-    /* the TLP at 4000 ns since the wrap */
+    pmu_assert_overflow_msi_in(&p, 3001);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 0);
+    /* the TLP at 4000 ns */
+    qtest_clock_step(p.qts, 1000);
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 80);
     hisi_fini(&p);
 }
 
 /*
- * The MSI of an overflow comes with no register read, by the first ns by
- * which the counter has wrapped or within an event's interval of the event
- * that wrapped it: EXT_CNT of a bandwidth event on a port with no traffic,
- * one cycle short of its wrap at 900 MHz. That cycle ends 1.11 ns on, so
- * the counter has not wrapped at 1 ns, has at 2 ns, and the MSI comes at
- * 2 ns (one cycle after the wrap is 2.22 ns).
+ * The MSI of an overflow comes with no register read, at the first ns by
+ * which the counter has wrapped: EXT_CNT of a bandwidth event on a port
+ * with no traffic, one cycle short of its wrap at 900 MHz. That cycle ends
+ * 1.11 ns on, so the counter has not wrapped at 1 ns, has at 2 ns, and the
+ * MSI comes at 2 ns.
  */
 static void test_overflow_cycles_within_a_cycle(void)
 {
@@ -956,13 +966,33 @@ static void test_overflow_cycles_within_a_cycle(void)
     pmu_start(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_BOTH));
     hisi_wrq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0), UINT64_MAX);
     hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
-    qtest_clock_step(p.qts, 1);
-    g_assert_false(hisi_msi_taken(&p));
-    qtest_clock_step(p.qts, 1);
-    g_assert_true(hisi_msi_taken(&p));
-    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
-                    R_INT_STAT_OVERFLOW_MASK);
+    pmu_assert_overflow_msi_in(&p, 2);
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+/*
+ * A delay counter far from its wrap: the timer is armed by the most delay
+ * cycles its TLPs could bring, a bound that must not fall short of what
+ * they bring, or the MSI comes late by the distance times the shortfall.
+ * At 100000001 Hz each TLP's 500 ns are 50.0000005 cycles, 50000000.5 a
+ * second (one TLP per us, at 0, 1000, 2000 ns, ...); a counter 50000000500
+ * cycles short is wrapped exactly by the 10^9th TLP, at 999999999000 ns,
+ * counted by 999999999001 ns. The MSI comes then. A bound of 50000000
+ * cycles a second would arm the timer 10 us after it.
+ */
+static void test_overflow_far_delay_msi_when_due(void)
+{
+    const int64_t wrap_ns = 999999999000;
+    Pmu p;
+
+    pmu_init(&p, ",clock-freq=100000001", NULL);
+    hisi_msi_taken(&p);
+    pmu_start(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_BOTH));
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -50000000500ull);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    pmu_assert_overflow_msi_in(&p, wrap_ns + 1);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 0);
     hisi_fini(&p);
 }
 
@@ -1688,6 +1718,8 @@ int main(int argc, char **argv)
                    test_overflow_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-flux-msi-when-due",
                    test_overflow_flux_msi_when_due);
+    qtest_add_func("/hisi-pcie-pmu/overflow-far-delay-msi-when-due",
+                   test_overflow_far_delay_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-cycles-within-a-cycle",
                    test_overflow_cycles_within_a_cycle);
     qtest_add_func("/hisi-pcie-pmu/overflow-masked-msi-on-unmask",

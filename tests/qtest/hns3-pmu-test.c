@@ -574,8 +574,8 @@ static void test_overflow_msi_when_due_of(gconstpointer data)
  * A delay counter that grows by less than a cycle a second overflows by
  * the clock too: at clock-freq=1 the RPU's 100 ns a packet, 2 packets a
  * us, are 0.2 cycles a second, so the one cycle to go is counted (and
- * the counter wraps) 5 s after the start; the MSI comes within a cycle
- * (1 s) of it, with no register read.
+ * the counter wraps) 5 s after the start; the MSI comes then, with no
+ * register read.
  */
 static void test_overflow_msi_when_due_slow_delay(void)
 {
@@ -590,6 +590,44 @@ static void test_overflow_msi_when_due_slow_delay(void)
     g_assert_true(pmu_overflow_pending(&p, 0));
     g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)), ==,
                      0);
+    hisi_fini(&p);
+}
+
+/* An event, and how far short of its wrap a counter of it starts */
+typedef struct OverflowCase {
+    uint16_t event;
+    uint64_t left;
+} OverflowCase;
+
+/*
+ * The overflow MSI comes at the first ns by which the counter has wrapped
+ * (docs/hns3-pmu.md), with no register read, for packets, bytes (bounded
+ * by the longest packet) and delay cycles (by the stream's latency): a
+ * twin that reads its counter every ns finds that ns. @data: the case.
+ */
+static void test_overflow_msi_at_wrap(gconstpointer data)
+{
+    const OverflowCase *c = data;
+    int64_t wrap_ns = 0;
+    Pmu p, twin;
+
+    pmu_init(&twin, "", NULL);
+    pmu_start_near_overflow_of(&twin, c->event, c->left);
+    while ((int64_t)hisi_rdq(&twin, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)) <
+           0) {
+        g_assert_cmpint(wrap_ns, <, 20 * 1000);
+        qtest_clock_step(twin.qts, 1);
+        wrap_ns++;
+    }
+    hisi_fini(&twin);
+
+    pmu_init(&p, "", NULL);
+    pmu_start_near_overflow_of(&p, c->event, c->left);
+    qtest_clock_step(p.qts, wrap_ns - 1);
+    g_assert_false(hisi_msi_taken(&p));
+    qtest_clock_step(p.qts, 1);
+    g_assert_true(hisi_msi_taken(&p));
+    g_assert_true(pmu_overflow_pending(&p, 0));
     hisi_fini(&p);
 }
 
@@ -1232,6 +1270,18 @@ int main(int argc, char **argv)
     qtest_add_data_func("/hns3-pmu/overflow-msi-when-due-delay",
                         GINT_TO_POINTER(DLY_RPU),
                         test_overflow_msi_when_due_of);
+    static const OverflowCase at_wrap[] = {
+        { PPS_SSU_RPU, 10 }, { BW_SSU_RPU, 1000 }, { DLY_RPU, 1000 },
+    };
+    static const char *const at_wrap_names[] = {
+        "packets", "bytes", "delay",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(at_wrap); i++) {
+        g_autofree char *path = g_strdup_printf(
+            "/hns3-pmu/overflow-msi-at-wrap/%s", at_wrap_names[i]);
+
+        qtest_add_data_func(path, &at_wrap[i], test_overflow_msi_at_wrap);
+    }
     qtest_add_func("/hns3-pmu/overflow-msi-when-due-slow-delay",
                    test_overflow_msi_when_due_slow_delay);
     qtest_add_func("/hns3-pmu/overflow-status-reset",
