@@ -481,6 +481,16 @@ static void pmu_snapshot_all(HisiSnapshot *s)
     hisi_snapshot_add(s, A_REG_INFO);
 }
 
+/* An RCiEP, as the device's driver and lspci find it */
+static void test_rciep(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_assert_rciep(&p);
+    hisi_fini(&p);
+}
+
 /*
  * 64-bit accesses to 32-bit registers, byte accesses, unknown offsets:
  * logged, no effect, and the PMU counts on.
@@ -1041,6 +1051,23 @@ static void test_overflow_never_due(void)
     hisi_fini(&p);
 }
 
+/* Bandwidth counters 0 and 1 on one trigger, which 1 TLP in 9 or fewer meets */
+static uint64_t pmu_two_on_trigger(Pmu *p)
+{
+    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD) |
+                    pmu_trigger(3, false) | R_EVENT_CTRL_EVENT_EN_MASK;
+
+    /* TLPs of 1 to 9 DW: 1 in 9 or fewer is longer than 8 DW */
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': 'stream=dma-write,rate=1000000,"
+                             "len=1-9,latency=500'}}");
+    for (unsigned idx = 0; idx < 2; idx++) {
+        hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, idx), flux);
+    }
+    return flux;
+}
+
 /*
  * The overflow timer looks ahead at what a counter will count, and a
  * trigger met in that future must not start the counter now: two counters
@@ -1049,20 +1076,11 @@ static void test_overflow_never_due(void)
  */
 static void test_trigger_not_met_ahead(void)
 {
-    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD) |
-                    pmu_trigger(3, false) | R_EVENT_CTRL_EVENT_EN_MASK;
     uint64_t near = UINT64_MAX;     /* the timer fires within ns */
     Pmu p;
 
     pmu_init(&p, "", NULL);
-    /* 1 TLP in 9 or fewer is longer than 8 DW */
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': 'stream=dma-write,rate=1000000,"
-                             "len=1-9,latency=500'}}");
-    for (unsigned idx = 0; idx < 2; idx++) {
-        hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, idx), flux);
-    }
+    pmu_two_on_trigger(&p);
     hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), near);
     hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
     hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
@@ -1072,6 +1090,30 @@ static void test_trigger_not_met_ahead(void)
                         hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)));
     }
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)), >, 0);
+    hisi_fini(&p);
+}
+
+/*
+ * A trigger met stays met until EVENT_EN is cleared: rewriting EVENT_CTRL
+ * with the same value, EVENT_EN set, changes nothing. Two counters on one
+ * trigger, counter 0's control written again every 10 us: they count the
+ * same.
+ */
+static void test_trigger_kept_by_rewrite(void)
+{
+    uint64_t flux;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    flux = pmu_two_on_trigger(&p);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    for (int step = 0; step < 20; step++) {
+        qtest_clock_step(p.qts, 10 * 1000);
+        hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), flux);
+    }
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)), >, 0);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
+                     hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)));
     hisi_fini(&p);
 }
 
@@ -1685,6 +1727,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-pcie-pmu/real-cpu-accesses",
                    test_real_cpu_accesses);
     qtest_add_func("/hisi-pcie-pmu/counter-halves", test_counter_halves);
+    qtest_add_func("/hisi-pcie-pmu/rciep", test_rciep);
     qtest_add_func("/hisi-pcie-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hisi-pcie-pmu/no-count-without-global-enable",
                    test_no_count_without_global_enable);
@@ -1726,6 +1769,8 @@ int main(int argc, char **argv)
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hisi-pcie-pmu/overflow-never-due",
                    test_overflow_never_due);
+    qtest_add_func("/hisi-pcie-pmu/trigger-kept-by-rewrite",
+                   test_trigger_kept_by_rewrite);
     qtest_add_func("/hisi-pcie-pmu/trigger-not-met-ahead",
                    test_trigger_not_met_ahead);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);

@@ -972,6 +972,16 @@ static void ptt_snapshot_all(HisiSnapshot *s)
     }
 }
 
+/* An RCiEP, as the device's driver and lspci find it */
+static void test_rciep(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    hisi_assert_rciep(&p);
+    hisi_fini(&p);
+}
+
 /*
  * Byte and halfword accesses, unaligned or unknown offsets, writes to
  * read-only registers: logged, no effect. (A 64-bit access is two 32-bit
@@ -3196,6 +3206,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
     qtest_add_func("/hisi-ptt/last-buffer-without-address",
                    test_last_buffer_without_address);
+    qtest_add_func("/hisi-ptt/rciep", test_rciep);
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
     hisi_add_refusals("/hisi-ptt/bad-properties", bad_properties,
                       ARRAY_SIZE(bad_properties));

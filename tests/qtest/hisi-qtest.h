@@ -199,6 +199,38 @@ static inline void hisi_assert_no_guest_error(HisiDev *h)
     g_assert_cmpstr(fresh, ==, "");
 }
 
+/*
+ * @h's function is a Root Complex Integrated Endpoint: its capability list
+ * (pointers dword-aligned, PCI 3.0 6.7) holds MSI and a PCI Express
+ * capability of that type
+ */
+static inline void hisi_assert_rciep(HisiDev *h)
+{
+    uint8_t cap = qpci_config_readb(h->dev, PCI_CAPABILITY_LIST);
+    bool msi = false, exp = false;
+
+    g_assert_true(qpci_config_readw(h->dev, PCI_STATUS) & PCI_STATUS_CAP_LIST);
+    for (int n = 0; cap; n++) {
+        g_assert_cmpint(n, <, 48);
+        g_assert_cmphex(cap & 3, ==, 0);
+        g_assert_cmphex(cap, >=, PCI_STD_HEADER_SIZEOF);
+        switch (qpci_config_readb(h->dev, cap)) {
+        case PCI_CAP_ID_MSI:
+            msi = true;
+            break;
+        case PCI_CAP_ID_EXP:
+            exp = true;
+            g_assert_cmphex(qpci_config_readw(h->dev, cap + PCI_EXP_FLAGS) &
+                            PCI_EXP_FLAGS_TYPE, ==,
+                            PCI_EXP_TYPE_RC_END << 4);
+            break;
+        }
+        cap = qpci_config_readb(h->dev, cap + PCI_CAP_LIST_NEXT);
+    }
+    g_assert_true(msi);
+    g_assert_true(exp);
+}
+
 /* Enable @devfn, map its BAR 2 into @bar and aim its MSI at the RAM word */
 static inline QPCIDevice *hisi_enable(HisiDev *h, int devfn, QPCIBar *bar)
 {

@@ -445,6 +445,38 @@ static void test_root_bus_function(void)
 }
 
 /*
+ * The QID check looks for the function it is asked about, all 8 bits of
+ * its devfn: of a two-function RCiEP at 00:03, queue 1 of 00:03.1 exists,
+ * and 00:03.2 has none.
+ */
+static void test_qid_check_second_function(void)
+{
+    static const struct {
+        unsigned devfn;
+        uint32_t answer;
+    } cases[] = {
+        { QPCI_DEVFN(3, 1), R_EVENT_QID_CTRL_DONE_MASK },
+        { QPCI_DEVFN(3, 2),
+          R_EVENT_QID_CTRL_DONE_MASK | R_EVENT_QID_CTRL_MISS_MASK },
+    };
+    Pmu p;
+
+    pmu_init(&p, ",bdf-min=0x0018,bdf-max=0x001f",
+             "-device", "edu,bus=pcie.0,addr=0x3.0,multifunction=on",
+             "-device", "edu,bus=pcie.0,addr=0x3.1", NULL);
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
+                pmu_qid_para(cases[i].devfn, 1));
+        hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0),
+                R_EVENT_QID_CTRL_REQ_MASK);
+        g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0)), ==,
+                        cases[i].answer);
+        hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0), 0);
+    }
+    hisi_fini(&p);
+}
+
+/*
  * The driver's function filter takes any function that exists in range, a
  * root port too (hns3_pmu_valid_bdf()): it counts as one of the NIC's.
  */
@@ -743,6 +775,39 @@ static void pmu_set_rx_rate(Pmu *p, uint64_t rate)
 }
 
 /*
+ * Queues no PMU asked for before join with their streams as they have run
+ * since the last change (docs/traffic.md), even when another PMU counted
+ * the function's other queues before it: a second PMU with 3 queues counts
+ * queue 2 of the edu's function from a rule change on, the first (2
+ * queues) having counted the function since the start. At a packet a us
+ * per queue and the change at 1000500 ns, the 400 ns from the change hold
+ * queue 2's first packet, at the change (one from the start would come at
+ * 1001000 ns).
+ */
+static void test_queues_join_at_change(void)
+{
+    uint64_t cnt, ext;
+    Pmu p, second = { 0 };
+
+    pmu_init(&p, "", "-device", "hns3-pmu,bus=pcie.0,addr=0xb,traffic=t0,"
+             "id=pmu1,sicl-id=1,queues=3,tcs=2", NULL);
+    second.qts = p.qts;
+    second.dev = hisi_enable(&p, QPCI_DEVFN(0xb, 0), &second.bar);
+    hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
+            pmu_event(PPS_SSU_RPU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+    qtest_clock_step(p.qts, 1000500);
+    pmu_set_rx_rate(&p, 1000000);
+    hisi_wr(&second, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
+            pmu_qid_para(EDU_DEVFN, 2));
+    pmu_count(&second, pmu_event(PPS_SSU_RPU, MODE_FUNC_QUEUE),
+              pmu_func(EDU_DEVFN), 400, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1);
+    g_free(second.dev);
+    hisi_fini(&p);
+}
+
+/*
  * Rule changes (QMP) keep each stream's phase: the packets counted across
  * several of them, a pause among them, are linear (each interval at its
  * rate, no extra packet per queue per change), and the interrupts, one
@@ -946,6 +1011,16 @@ static void pmu_snapshot_all(HisiSnapshot *s)
                               slot_regs[r]);
         }
     }
+}
+
+/* An RCiEP, as the device's driver and lspci find it */
+static void test_rciep(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_assert_rciep(&p);
+    hisi_fini(&p);
 }
 
 /* Bad offsets, widths and writes are logged and change nothing. */
@@ -1259,6 +1334,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/root-port-in-range-function",
                    test_root_port_in_range_function);
     qtest_add_func("/hns3-pmu/qid-check", test_qid_check);
+    qtest_add_func("/hns3-pmu/qid-check-second-function",
+                   test_qid_check_second_function);
     qtest_add_func("/hns3-pmu/filter-func-queue", test_filter_func_queue);
     qtest_add_func("/hns3-pmu/mode-not-taken", test_mode_not_taken);
     qtest_add_func("/hns3-pmu/unknown-event", test_unknown_event);
@@ -1289,6 +1366,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/overflow-masked-msi-on-unmask",
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hns3-pmu/overflow-advance", test_overflow_advance);
+    qtest_add_func("/hns3-pmu/rciep", test_rciep);
     qtest_add_func("/hns3-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hns3-pmu/migration", test_migration);
     qtest_add_func("/hns3-pmu/migration-into-counted",
@@ -1300,6 +1378,8 @@ int main(int argc, char **argv)
                         "next-overflow-by-timer", GINT_TO_POINTER(true),
                         test_migration_overflow_pending);
     qtest_add_func("/hns3-pmu/rule-changes-linear", test_rule_changes_linear);
+    qtest_add_func("/hns3-pmu/queues-join-at-change",
+                   test_queues_join_at_change);
     qtest_add_func("/hns3-pmu/paused-stops-all-kinds",
                    test_paused_stops_all_kinds);
     qtest_add_func("/hns3-pmu/replug-counted-from-plug",
