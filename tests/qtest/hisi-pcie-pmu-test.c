@@ -1006,6 +1006,25 @@ static void test_overflow_far_delay_msi_when_due(void)
     hisi_fini(&p);
 }
 
+/*
+ * A counter far from its wrap arms the overflow timer far ahead, not every
+ * second: counter 0 from 0 at 50 cycles a us has thousands of years to go,
+ * and the machine's next timer is more than a second away.
+ */
+static void test_overflow_timer_far(void)
+{
+    int64_t start;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_BOTH));
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    start = qtest_clock_step(p.qts, 1);
+    g_assert_cmpint(qtest_clock_step_next(p.qts) - start, >,
+                    1000 * 1000 * 1000ll);
+    hisi_fini(&p);
+}
+
 /* Masked: the status, no MSI; unmasking sends it */
 static void test_overflow_masked_msi_on_unmask(void)
 {
@@ -1761,6 +1780,8 @@ int main(int argc, char **argv)
                    test_overflow_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-flux-msi-when-due",
                    test_overflow_flux_msi_when_due);
+    qtest_add_func("/hisi-pcie-pmu/overflow-timer-far",
+                   test_overflow_timer_far);
     qtest_add_func("/hisi-pcie-pmu/overflow-far-delay-msi-when-due",
                    test_overflow_far_delay_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-cycles-within-a-cycle",

@@ -202,12 +202,17 @@ static inline void hisi_assert_no_guest_error(HisiDev *h)
 /*
  * @h's function is a Root Complex Integrated Endpoint: its capability list
  * (pointers dword-aligned, PCI 3.0 6.7) holds MSI and a PCI Express
- * capability of that type
+ * capability of that type; its registers are in BAR 2, 64-bit memory
  */
 static inline void hisi_assert_rciep(HisiDev *h)
 {
     uint8_t cap = qpci_config_readb(h->dev, PCI_CAPABILITY_LIST);
     bool msi = false, exp = false;
+
+    g_assert_cmphex(qpci_config_readl(h->dev, PCI_BASE_ADDRESS_2) &
+                    (PCI_BASE_ADDRESS_SPACE | PCI_BASE_ADDRESS_MEM_TYPE_MASK),
+                    ==, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                    PCI_BASE_ADDRESS_MEM_TYPE_64);
 
     g_assert_true(qpci_config_readw(h->dev, PCI_STATUS) & PCI_STATUS_CAP_LIST);
     for (int n = 0; cap; n++) {
