@@ -324,6 +324,7 @@ static bool pmu_max_growth(HisiPmu *pmu, unsigned idx,
     HisiPciePmuState *s = container_of(pmu, HisiPciePmuState, pmu);
     PmuCounter *c = &s->ctr[idx];
     const PciePmuEvent *ev;
+    uint64_t delay_ns_per_s = 0, delay_ns_at_once = 0;
     uint32_t n;
 
     if (!pmu_counting(s, c) || c->int_mask) {
@@ -339,16 +340,8 @@ static bool pmu_max_growth(HisiPmu *pmu, unsigned idx,
             max_len = MAX(max_len, st->flow.len[j]);
         }
         if (ev->latency) {
-            /*
-             * Delay cycles rounded up; a TLP's, and one for the fraction
-             * the cycles carry
-             */
-            growth[HISI_PMU_CNT].per_s +=
-                muldiv64(st->flow.rate * st->latency_ns, pmu->clock_freq,
-                         NANOSECONDS_PER_SECOND) + 1;
-            growth[HISI_PMU_CNT].burst +=
-                muldiv64(st->latency_ns, pmu->clock_freq,
-                         NANOSECONDS_PER_SECOND) + 2;
+            delay_ns_per_s += st->flow.rate * st->latency_ns;
+            delay_ns_at_once += st->latency_ns;
         } else {
             growth[HISI_PMU_CNT].per_s += st->flow.rate * (max_len + 4) * 4u;
             growth[HISI_PMU_CNT].burst += (max_len + 4) * 4u;
@@ -356,7 +349,10 @@ static bool pmu_max_growth(HisiPmu *pmu, unsigned idx,
         growth[HISI_PMU_EXT_CNT].per_s += st->flow.rate;
         growth[HISI_PMU_EXT_CNT].burst++;
     }
-    if (!ev->latency) {
+    if (ev->latency) {
+        growth[HISI_PMU_CNT] = hisi_pmu_delay_growth(pmu, delay_ns_per_s,
+                                                     delay_ns_at_once);
+    } else {
         growth[HISI_PMU_EXT_CNT] = (HisiPmuGrowth) { pmu->clock_freq, 1 };
     }
     return true;

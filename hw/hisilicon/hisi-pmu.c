@@ -84,6 +84,24 @@ void hisi_pmu_fold_all(HisiPmu *pmu, int64_t now)
     }
 }
 
+HisiPmuGrowth hisi_pmu_delay_growth(const HisiPmu *pmu, uint64_t ns_per_s,
+                                    uint64_t ns_at_once)
+{
+    if (!ns_per_s) {
+        return (HisiPmuGrowth) { 0 };
+    }
+    /*
+     * Both rounded up; and hisi_pmu_add_cycles() carries a fraction of a
+     * cycle from before, which can complete one more.
+     */
+    return (HisiPmuGrowth) {
+        .per_s = muldiv64(ns_per_s, pmu->clock_freq,
+                          NANOSECONDS_PER_SECOND) + 1,
+        .burst = muldiv64(ns_at_once, pmu->clock_freq,
+                          NANOSECONDS_PER_SECOND) + 2,
+    };
+}
+
 int64_t hisi_pmu_overflow_due(int64_t now, uint64_t value,
                               const HisiPmuGrowth *growth)
 {

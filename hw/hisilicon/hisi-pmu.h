@@ -140,6 +140,14 @@ void hisi_pmu_add_cycles(HisiPmu *pmu, unsigned idx, unsigned ctr,
                          uint64_t ns);
 
 /*
+ * The growth, in cycles of the PMU's clock, of a counter of delays: its
+ * streams bring @ns_per_s ns of delay a second in all, and one event of
+ * each brings at most @ns_at_once ns of them (HisiPmuGrowth.burst).
+ */
+HisiPmuGrowth hisi_pmu_delay_growth(const HisiPmu *pmu, uint64_t ns_per_s,
+                                    uint64_t ns_at_once);
+
+/*
  * The earliest ns by which a 64-bit counter at @value at @now, growing by
  * at most @growth, can have wrapped (INT64_MAX when it does not grow).
  */

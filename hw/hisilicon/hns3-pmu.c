@@ -116,7 +116,7 @@ typedef struct PmuWalk {
     Hns3PmuSums sums;
     /* for the overflow bound: the most per second, and in one packet each */
     uint64_t max_units, max_bytes, max_delay_ns;
-    uint64_t burst_units, burst_bytes, burst_delay_cycles;
+    uint64_t burst_units, burst_bytes, burst_delay_ns;
     /* for the queue check */
     uint8_t devfn;
     uint16_t queue;
@@ -226,9 +226,7 @@ static void pmu_bound_stream(PmuWalk *w, const NicStream *st)
     w->max_delay_ns += st->flow.rate * st->latency_ns;
     w->burst_units++;
     w->burst_bytes += MAX(max_len, HNS3_PMU_BD_BYTES);
-    /* a packet's delay cycles rounded up, and the fraction they carry */
-    w->burst_delay_cycles += muldiv64(st->latency_ns, w->s->pmu.clock_freq,
-                                      NANOSECONDS_PER_SECOND) + 2;
+    w->burst_delay_ns += st->latency_ns;
 }
 
 /* The most slot @idx's counter and extended counter grow by */
@@ -252,11 +250,8 @@ static bool pmu_max_growth(HisiPmu *pmu, unsigned idx,
         growth[HISI_PMU_EXT_CNT] = (HisiPmuGrowth) { pmu->clock_freq, 1 };
         break;
     case HNS3_PMU_DLY:
-        growth[HISI_PMU_CNT] = (HisiPmuGrowth) {
-            muldiv64(w.max_delay_ns, pmu->clock_freq,
-                     NANOSECONDS_PER_SECOND) + 1,
-            w.burst_delay_cycles,
-        };
+        growth[HISI_PMU_CNT] = hisi_pmu_delay_growth(pmu, w.max_delay_ns,
+                                                     w.burst_delay_ns);
         growth[HISI_PMU_EXT_CNT] = (HisiPmuGrowth) {
             w.max_units, w.burst_units,
         };
