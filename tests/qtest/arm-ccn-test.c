@@ -1327,6 +1327,28 @@ static void test_migration(void)
     hisi_twin_free(&twin);
 }
 
+/*
+ * A machine whose traffic object takes real traffic but has no root port
+ * to take it from (a CCN's) migrates: the object saves no requester's
+ * tag, and the destination takes that empty list.
+ */
+static void test_migration_real_source_no_ports(void)
+{
+    const char *traffic = "hisi-traffic,id=t0,source=real";
+    QTestState *src = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    QTestState *dst = ccn_start(",traffic=t0", "-object", traffic,
+                                "-incoming", "defer", NULL);
+
+    ccn_pmu_enable(src);
+    qtest_clock_step(src, 1000);
+    hisi_migrate_into(src, dst);
+    g_assert_cmpuint(ccn_cycles(dst), ==, 1000);
+    qtest_clock_step(dst, 500);
+    g_assert_cmpuint(ccn_cycles(dst), ==, 1500);
+    qtest_quit(dst);
+    qtest_quit(src);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1368,6 +1390,8 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/counter-on-missing-xp",
                    test_counter_on_missing_xp);
     qtest_add_func("/arm-ccn/migration", test_migration);
+    qtest_add_func("/arm-ccn/migration-real-source-no-ports",
+                   test_migration_real_source_no_ports);
     qtest_add_func("/arm-ccn/rule-changes-linear", test_rule_changes_linear);
     qtest_add_func("/arm-ccn/rule-change-two-nodes",
                    test_rule_change_two_nodes);
