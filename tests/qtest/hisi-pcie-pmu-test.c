@@ -1007,17 +1007,38 @@ static void test_overflow_far_delay_msi_when_due(void)
 }
 
 /*
+ * The 64-bit registers end where INT_STAT begins: a 64-bit read of counter
+ * 0's INT_STAT, the first 32-bit register after them, is refused (reads
+ * 0) while a 32-bit read gives its overflow status.
+ */
+static void test_int_stat_not_wide(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start_near_overflow(&p);
+    qtest_clock_step(p.qts, 5000);
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
+    g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+/*
  * A counter far from its wrap arms the overflow timer far ahead, not every
- * second: counter 0 from 0 at 50 cycles a us has thousands of years to go,
- * and the machine's next timer is more than a second away.
+ * second: counter 0 from the driver's 2^63 at 500 cycles a us (1 GHz) has
+ * hundreds of years to go, and the machine's next timer is more than a
+ * second away. (A bound gone wrong at 1 GHz, 2^64 cycles a second, would
+ * put the wrap half a second ahead.)
  */
 static void test_overflow_timer_far(void)
 {
     int64_t start;
     Pmu p;
 
-    pmu_init(&p, "", NULL);
+    pmu_init(&p, ",clock-freq=1000000000", NULL);
     pmu_start(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_BOTH));
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), COUNTER_INIT);
     hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
     start = qtest_clock_step(p.qts, 1);
     g_assert_cmpint(qtest_clock_step_next(p.qts) - start, >,
@@ -1579,18 +1600,12 @@ static void test_migration_overflow_pending(gconstpointer data)
  */
 static void pmu_init_rp1(Pmu *p, const char *fn0, const char *fn1)
 {
-    QPCIDevice *rp1;
-
     g_assert(fn0 || !fn1);
     /* pmu_init()'s arguments end at the first NULL: an absent function */
     pmu_init(p, "", "-device", "pcie-root-port,id=rp1,bus=pcie.0,"
              "chassis=2,addr=0x11", fn0 ? "-device" : NULL, fn0,
              fn1 ? "-device" : NULL, fn1, NULL);
-    rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
-    g_assert_nonnull(rp1);
-    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
-    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
-    g_free(rp1);
+    hisi_number_bus(p, RP1_DEVFN, 2);
 }
 
 /* Start counting the DMA write payload below root ports @ports on counter 0 */
@@ -1748,6 +1763,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-pcie-pmu/counter-halves", test_counter_halves);
     qtest_add_func("/hisi-pcie-pmu/rciep", test_rciep);
     qtest_add_func("/hisi-pcie-pmu/bad-accesses", test_bad_accesses);
+    qtest_add_func("/hisi-pcie-pmu/int-stat-not-wide", test_int_stat_not_wide);
     qtest_add_func("/hisi-pcie-pmu/no-count-without-global-enable",
                    test_no_count_without_global_enable);
     qtest_add_func("/hisi-pcie-pmu/no-count-without-event-enable",

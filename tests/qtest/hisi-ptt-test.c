@@ -2271,21 +2271,10 @@ static const HisiRefusal bad_properties[] = {
 #define RP1_ARGS            "pcie-root-port,id=rp1,bus=pcie.0,chassis=2," \
                             "addr=0x11"
 
-/* Number root port rp1's secondary bus @bus, the only one below it */
-static void ptt_number_rp1_bus(Ptt *p, uint8_t bus)
-{
-    QPCIDevice *rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
-
-    g_assert_nonnull(rp1);
-    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, bus);
-    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, bus);
-    g_free(rp1);
-}
-
 /* Number root port rp1's secondary bus 2, as firmware would */
 static void ptt_number_rp1(Ptt *p)
 {
-    ptt_number_rp1_bus(p, 2);
+    hisi_number_bus(p, RP1_DEVFN, 2);
 }
 
 /*
@@ -2329,10 +2318,9 @@ static void nvme_init(Nvme *n)
     ptt_init(&n->p, ",id=ptt,traffic=t0", "-object",
              "hisi-traffic,id=t0,source=real", "-device", RP1_ARGS,
              "-device", "nvme,bus=rp1,serial=hisi0", NULL);
+    hisi_number_bus(&n->p, RP1_DEVFN, 2);
     rp1 = qpci_device_find(&n->p.bus.bus, RP1_DEVFN);
     g_assert_nonnull(rp1);
-    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
-    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
     hisi_endpoint_init(&n->p, &n->ep, RP1_DEVFN, NVME_BDF);
     qpci_config_writel(n->ep.dev, PCI_BASE_ADDRESS_0, NVME_BAR);
     qpci_config_writel(n->ep.dev, PCI_BASE_ADDRESS_1, 0);
@@ -3060,13 +3048,13 @@ static void test_unplugged_streams_not_inherited(void)
     hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
     qtest_clock_step(p.qts, 100 * 1000);
     hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
-    ptt_number_rp1_bus(&p, 3);
+    hisi_number_bus(&p, RP1_DEVFN, 3);
     g_assert_cmpint(qtest_clock_step(p.qts, 20 * HP_DMA_WRITE_NS -
                                             HP_DMA_WRITE_NS / 2), ==,
                     60 * HP_DMA_WRITE_NS);
     hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp1");
     qtest_clock_step(p.qts, 100 * 1000);
-    ptt_number_rp1_bus(&p, 2);
+    hisi_number_bus(&p, RP1_DEVFN, 2);
     base = qtest_clock_step(p.qts, 1000);
     ptt_start(&p, rp1_dma_writes);
     qtest_clock_step(p.qts, 100 * 1000);

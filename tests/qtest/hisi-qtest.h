@@ -201,8 +201,9 @@ static inline void hisi_assert_no_guest_error(HisiDev *h)
 
 /*
  * @h's function is a Root Complex Integrated Endpoint: its capability list
- * (pointers dword-aligned, PCI 3.0 6.7) holds MSI and a PCI Express
- * capability of that type; its registers are in BAR 2, 64-bit memory
+ * (pointers dword-aligned, PCI 3.0 6.7) holds MSI (one vector, 64-bit)
+ * and a PCI Express capability of that type; its registers are in BAR 2,
+ * 64-bit memory
  */
 static inline void hisi_assert_rciep(HisiDev *h)
 {
@@ -222,6 +223,10 @@ static inline void hisi_assert_rciep(HisiDev *h)
         switch (qpci_config_readb(h->dev, cap)) {
         case PCI_CAP_ID_MSI:
             msi = true;
+            /* one vector (the docs of the three devices), 64-bit */
+            g_assert_cmphex(qpci_config_readw(h->dev, cap + PCI_MSI_FLAGS) &
+                            (PCI_MSI_FLAGS_QMASK | PCI_MSI_FLAGS_64BIT), ==,
+                            PCI_MSI_FLAGS_64BIT);
             break;
         case PCI_CAP_ID_EXP:
             exp = true;
@@ -257,6 +262,20 @@ static inline QPCIDevice *hisi_enable(HisiDev *h, int devfn, QPCIBar *bar)
 }
 
 /*
+ * Number the secondary bus of the root port at @rp_devfn @bus, the only
+ * one below it, as firmware would
+ */
+static inline void hisi_number_bus(HisiDev *h, int rp_devfn, uint8_t bus)
+{
+    QPCIDevice *rp = qpci_device_find(&h->bus.bus, rp_devfn);
+
+    g_assert_nonnull(rp);
+    qpci_config_writeb(rp, PCI_SECONDARY_BUS, bus);
+    qpci_config_writeb(rp, PCI_SUBORDINATE_BUS, bus);
+    g_free(rp);
+}
+
+/*
  * Start QEMU with 512M of RAM and @args (which put a root port at
  * 00:10.0), number the root port's secondary bus 1 as firmware would, and
  * enable the device at @devfn.
@@ -264,7 +283,6 @@ static inline QPCIDevice *hisi_enable(HisiDev *h, int devfn, QPCIBar *bar)
 static inline void hisi_init(HisiDev *h, int devfn, GPtrArray *args)
 {
     static unsigned started;
-    QPCIDevice *rp;
 
     h->log = g_strdup_printf("%s/hisi-qtest-%d-%u.log", g_get_tmp_dir(),
                              getpid(), started++);
@@ -274,11 +292,7 @@ static inline void hisi_init(HisiDev *h, int devfn, GPtrArray *args)
     h->qts = hisi_qtest_start("-m 512M", args);
     alloc_init(&h->alloc, 0, 0x40000000, 0x60000000, 4096);
     qpci_init_generic(&h->bus, h->qts, &h->alloc, false);
-    rp = qpci_device_find(&h->bus.bus, HISI_RP_DEVFN);
-    g_assert_nonnull(rp);
-    qpci_config_writeb(rp, PCI_SECONDARY_BUS, 1);
-    qpci_config_writeb(rp, PCI_SUBORDINATE_BUS, 1);
-    g_free(rp);
+    hisi_number_bus(h, HISI_RP_DEVFN, 1);
     h->dev = hisi_enable(h, devfn, &h->bar);
 }
 

@@ -917,6 +917,13 @@ static void test_paused_stops_all_kinds(void)
 #define RP1_ARGS            "pcie-root-port,id=rp1,bus=pcie.0,chassis=2," \
                             "addr=0x11"
 #define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
+/* And rp2 at 00:12.0 and rp3 at 00:13.0 (buses 3 and 4) */
+#define RP2_ARGS            "pcie-root-port,id=rp2,bus=pcie.0,chassis=3," \
+                            "addr=0x12"
+#define RP2_DEVFN           QPCI_DEVFN(0x12, 0)
+#define RP3_ARGS            "pcie-root-port,id=rp3,bus=pcie.0,chassis=4," \
+                            "addr=0x13"
+#define RP3_DEVFN           QPCI_DEVFN(0x13, 0)
 
 /*
  * A NIC function hot-plugged while a slot counts has traffic from its plug
@@ -927,25 +934,22 @@ static void test_paused_stops_all_kinds(void)
  * that had run since that change (packets on whole us from it) would
  * count 700 after the plug, and 1001 with the 301 before it.
  */
-/*
- * Slot 0 counting the RoCE packets sent (10^6/s from each NIC function)
- * from 1 us on, below an empty root port rp1 (bus 2) that the PMU covers
- */
-static void pmu_init_roce_below_rp1(Pmu *p)
+/* Slot 0 counting the RoCE packets sent (10^6/s a NIC function) from 1 us */
+static void pmu_count_roce_from_1us(Pmu *p)
 {
-    QPCIDevice *rp1;
-
-    pmu_init(p, ",bdf-min=0x200,bdf-max=0x2ff", "-device", RP1_ARGS, NULL);
-    rp1 = qpci_device_find(&p->bus.bus, RP1_DEVFN);
-    g_assert_nonnull(rp1);
-    qpci_config_writeb(rp1, PCI_SECONDARY_BUS, 2);
-    qpci_config_writeb(rp1, PCI_SUBORDINATE_BUS, 2);
-    g_free(rp1);
     qtest_clock_step(p->qts, 1000);
     pmu_set_rules(p, "stream=nic-all,rate=0;stream=roce-tx,rate=1000000");
     hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
             pmu_event(PPS_ROCE_SSU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
     hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+}
+
+/* That, below an empty root port rp1 (bus 2) that the PMU covers */
+static void pmu_init_roce_below_rp1(Pmu *p)
+{
+    pmu_init(p, ",bdf-min=0x200,bdf-max=0x2ff", "-device", RP1_ARGS, NULL);
+    hisi_number_bus(p, RP1_DEVFN, 2);
+    pmu_count_roce_from_1us(p);
 }
 
 static void test_hotplug_counted_from_plug(void)
@@ -980,6 +984,41 @@ static void test_replug_counted_from_plug(void)
     qtest_clock_step(p.qts, 98 * 1000 + 500);
     before = hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0));
     hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp1");
+    qtest_clock_step(p.qts, 700 * 1000 + 300);
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)) -
+                     before, ==, 701);
+    hisi_fini(&p);
+}
+
+/*
+ * A function unplugged from the middle of the traffic object's list of
+ * hot-plugged functions leaves the others' places as they were. A plugged
+ * at 301.5 us below rp1 (bus 2), B at 311.5 us below rp3 (bus 4), D at
+ * 321.5 us below rp2 (bus 3, the PMU's range only), B removed at 411.2 us:
+ * D sends on its own grid (x.5 us), 701 packets in 500.4 to 1200.7 us (on
+ * the grid of the change at B's removal, x.2 us, 700).
+ */
+static void test_unplug_middle_keeps_others(void)
+{
+    uint64_t before;
+    Pmu p;
+
+    pmu_init(&p, ",bdf-min=0x300,bdf-max=0x3ff", "-device", RP1_ARGS,
+             "-device", RP2_ARGS, "-device", RP3_ARGS, NULL);
+    hisi_number_bus(&p, RP1_DEVFN, 2);
+    hisi_number_bus(&p, RP2_DEVFN, 3);
+    hisi_number_bus(&p, RP3_DEVFN, 4);
+    pmu_count_roce_from_1us(&p);
+    qtest_clock_step(p.qts, 300 * 1000 + 500);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "a");
+    qtest_clock_step(p.qts, 10 * 1000);
+    hisi_hotplug(&p, "rp3", RP3_DEVFN, "edu", "b");
+    qtest_clock_step(p.qts, 10 * 1000);
+    hisi_hotplug(&p, "rp2", RP2_DEVFN, "edu", "d");
+    qtest_clock_step(p.qts, 89 * 1000 + 700);
+    hisi_hot_unplug(&p, RP3_DEVFN, "b");
+    qtest_clock_step(p.qts, 89 * 1000 + 200);
+    before = hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0));
     qtest_clock_step(p.qts, 700 * 1000 + 300);
     g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)) -
                      before, ==, 701);
@@ -1384,6 +1423,8 @@ int main(int argc, char **argv)
                    test_paused_stops_all_kinds);
     qtest_add_func("/hns3-pmu/replug-counted-from-plug",
                    test_replug_counted_from_plug);
+    qtest_add_func("/hns3-pmu/unplug-middle-keeps-others",
+                   test_unplug_middle_keeps_others);
     qtest_add_func("/hns3-pmu/hotplug-counted-from-plug",
                    test_hotplug_counted_from_plug);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
