@@ -1235,63 +1235,6 @@ static void test_migration(void)
 }
 
 /*
- * A device's section in the migration stream (migration/savevm.c,
- * save_section_header): QEMU_VM_SECTION_FULL, the section id (be32), the
- * idstr (its length in a byte, then its characters), the instance id and
- * the version (be32 each), then the fields of its VMState.
- */
-#define STREAM_SECTION_FULL 0x04
-
-/* @p's QEMU stopped, and its migration stream, saved to a file */
-static GByteArray *pmu_save_stream(Pmu *p)
-{
-    g_autofree char *file = g_strdup_printf("%s/hisi-pcie-pmu-stream-%d",
-                                            g_get_tmp_dir(), getpid());
-    g_autofree char *uri = g_strdup_printf("file:%s", file);
-    g_autoptr(GError) err = NULL;
-    gchar *data;
-    gsize len;
-
-    qtest_qmp_assert_success(p->qts, "{'execute': 'stop'}");
-    qtest_qmp_assert_success(p->qts, "{'execute': 'migrate', 'arguments':"
-                             " {'uri': %s}}", uri);
-    hisi_wait_migration(p->qts);
-    g_file_get_contents(file, &data, &len, &err);
-    g_assert_no_error(err);
-    unlink(file);
-    return g_byte_array_new_take((guint8 *)data, len);
-}
-
-/*
- * Where in @stream the fields of the section start whose idstr is @name
- * or ends with "/" @name (a PCI function's); its version is the be32
- * before them
- */
-static size_t stream_section_fields(GByteArray *stream, const char *name)
-{
-    size_t n = strlen(name);
-
-    for (size_t i = 0; i + 6 < stream->len; i++) {
-        const guint8 *s = stream->data + i;
-        size_t id_len = s[5];
-        const char *id = (const char *)s + 6;
-
-        if (s[0] == STREAM_SECTION_FULL && id_len >= n &&
-            i + 6 + id_len + 8 <= stream->len &&
-            !memcmp(id + id_len - n, name, n) &&
-            (id_len == n || id[id_len - n - 1] == '/')) {
-            return i + 6 + id_len + 8;
-        }
-    }
-    g_assert_not_reached();
-}
-
-static uint32_t stream_section_version(GByteArray *stream, const char *name)
-{
-    return ldl_be_p(stream->data + stream_section_fields(stream, name) - 4);
-}
-
-/*
  * The stream says which version of its VMState each section holds, and a
  * QEMU loads only the versions it knows: the PMU's is 2 (and 2 the only
  * one it loads), the traffic object's 3, the tap's of the real traffic
@@ -1305,10 +1248,12 @@ static void test_stream_versions(void)
     Pmu p;
 
     pmu_init_real(&p, &edu);
-    stream = pmu_save_stream(&p);
-    g_assert_cmpuint(stream_section_version(stream, "hisi-pcie-pmu"), ==, 2);
-    g_assert_cmpuint(stream_section_version(stream, "hisi-traffic"), ==, 3);
-    g_assert_cmpuint(stream_section_version(stream, "hisi-tap"), ==, 1);
+    stream = hisi_save_stream(&p);
+    g_assert_cmpuint(hisi_stream_section_version(stream, "hisi-pcie-pmu"),
+                     ==, 2);
+    g_assert_cmpuint(hisi_stream_section_version(stream, "hisi-traffic"),
+                     ==, 3);
+    g_assert_cmpuint(hisi_stream_section_version(stream, "hisi-tap"), ==, 1);
     g_free(edu.dev);
     hisi_fini(&p);
 }
@@ -1321,7 +1266,7 @@ static void test_stream_versions(void)
 static GByteArray *stream_with_rules(GByteArray *stream, const void *rules,
                                      uint32_t len)
 {
-    size_t at = stream_section_fields(stream, "hisi-traffic") + 8;
+    size_t at = hisi_stream_section_fields(stream, "hisi-traffic") + 8;
     size_t end = at + 4 + ldl_be_p(stream->data + at);
     GByteArray *copy = g_byte_array_new();
     uint8_t be_len[4];
@@ -1350,7 +1295,7 @@ static GByteArray *stream_with_rules(GByteArray *stream, const void *rules,
 static GByteArray *stream_with_nic(GByteArray *stream, int32_t n_phase)
 {
     static const uint8_t phase[STREAM_PHASE_SIZE];
-    size_t at = stream_section_fields(stream, "hisi-traffic") + 8;
+    size_t at = hisi_stream_section_fields(stream, "hisi-traffic") + 8;
     GByteArray *copy = g_byte_array_new();
     uint8_t nic[STREAM_NIC_SIZE] = { 0 };
     uint8_t n_nics[4];
@@ -1375,48 +1320,6 @@ static GByteArray *stream_with_nic(GByteArray *stream, int32_t n_phase)
 }
 
 /*
- * A new QEMU, started as pmu_init() starts them, loads @stream: whether
- * it completed (else it failed, and that QEMU runs on)
- */
-static bool pmu_load_stream(GByteArray *stream)
-{
-    g_autofree char *file = g_strdup_printf("%s/hisi-pcie-pmu-stream-in-%d",
-                                            g_get_tmp_dir(), getpid());
-    g_autofree char *uri = g_strdup_printf("file:%s", file);
-    g_autoptr(GError) err = NULL;
-    bool completed = false;
-    Pmu dst;
-
-    g_file_set_contents(file, (const char *)stream->data, stream->len, &err);
-    g_assert_no_error(err);
-    pmu_init(&dst, "", "-incoming", "defer", NULL);
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
-                             " 'arguments': {'uri': %s,"
-                             " 'exit-on-error': false}}", uri);
-    for (int i = 0;; i++) {
-        QDict *rsp = qtest_qmp(dst.qts, "{'execute': 'query-migrate'}");
-        QDict *ret = qdict_get_qdict(rsp, "return");
-        const char *status = qdict_haskey(ret, "status") ?
-                             qdict_get_str(ret, "status") : "none";
-        bool done = !strcmp(status, "completed") ||
-                    !strcmp(status, "failed");
-
-        completed = !strcmp(status, "completed");
-        qobject_unref(rsp);
-        if (done) {
-            break;
-        }
-        g_assert_cmpint(i, <, 1000);
-        g_usleep(10 * 1000);
-    }
-    /* It runs on after a failed load */
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'query-status'}");
-    unlink(file);
-    hisi_fini(&dst);
-    return completed;
-}
-
-/*
  * A destination refuses a hisi-traffic section it cannot read, and the
  * migration fails: one of version 2 (the layout before NIC functions and
  * ring nodes were in it), rules of no bytes, rules whose last byte is not
@@ -1438,24 +1341,24 @@ static void test_traffic_stream_refused(void)
     Pmu p;
 
     pmu_init(&p, "", NULL);
-    stream = pmu_save_stream(&p);
+    stream = hisi_save_stream(&p);
     hisi_fini(&p);
     empty_rules = stream_with_rules(stream, "", 1);
-    g_assert_true(pmu_load_stream(empty_rules));
+    g_assert_true(hisi_load_stream(empty_rules, pmu_init));
     version_2 = g_byte_array_new();
     g_byte_array_append(version_2, stream->data, stream->len);
     stl_be_p(version_2->data +
-             stream_section_fields(version_2, "hisi-traffic") - 4, 2);
-    g_assert_false(pmu_load_stream(version_2));
+             hisi_stream_section_fields(version_2, "hisi-traffic") - 4, 2);
+    g_assert_false(hisi_load_stream(version_2, pmu_init));
     no_rules = stream_with_rules(stream, "", 0);
-    g_assert_false(pmu_load_stream(no_rules));
+    g_assert_false(hisi_load_stream(no_rules, pmu_init));
     stray_byte = stream_with_rules(stream, unterminated,
                                    sizeof(unterminated));
-    g_assert_false(pmu_load_stream(stray_byte));
+    g_assert_false(hisi_load_stream(stray_byte, pmu_init));
     roce_only = stream_with_nic(stream, 2);
-    g_assert_true(pmu_load_stream(roce_only));
+    g_assert_true(hisi_load_stream(roce_only, pmu_init));
     one_phase = stream_with_nic(stream, 1);
-    g_assert_false(pmu_load_stream(one_phase));
+    g_assert_false(hisi_load_stream(one_phase, pmu_init));
 }
 
 /* Every counter's CNT, EXT_CNT and status */

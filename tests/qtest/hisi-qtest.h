@@ -567,6 +567,108 @@ static inline void hisi_migrate(HisiDev *src, HisiDev *dst, HisiInitFn *init)
 }
 
 /*
+ * A device's section in the migration stream (migration/savevm.c,
+ * save_section_header): QEMU_VM_SECTION_FULL, the section id (be32), the
+ * idstr (its length in a byte, then its characters), the instance id and
+ * the version (be32 each), then the fields of its VMState.
+ */
+#define STREAM_SECTION_FULL 0x04
+
+/* @p's QEMU stopped, and its migration stream, saved to a file */
+static inline GByteArray *hisi_save_stream(HisiDev *p)
+{
+    g_autofree char *file = g_strdup_printf("%s/hisi-qtest-stream-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("file:%s", file);
+    g_autoptr(GError) err = NULL;
+    gchar *data;
+    gsize len;
+
+    qtest_qmp_assert_success(p->qts, "{'execute': 'stop'}");
+    qtest_qmp_assert_success(p->qts, "{'execute': 'migrate', 'arguments':"
+                             " {'uri': %s}}", uri);
+    hisi_wait_migration(p->qts);
+    g_file_get_contents(file, &data, &len, &err);
+    g_assert_no_error(err);
+    unlink(file);
+    return g_byte_array_new_take((guint8 *)data, len);
+}
+
+/*
+ * Where in @stream the fields of the section start whose idstr is @name
+ * or ends with "/" @name (a PCI function's); its version is the be32
+ * before them
+ */
+static inline size_t hisi_stream_section_fields(GByteArray *stream,
+                                                const char *name)
+{
+    size_t n = strlen(name);
+
+    for (size_t i = 0; i + 6 < stream->len; i++) {
+        const guint8 *s = stream->data + i;
+        size_t id_len = s[5];
+        const char *id = (const char *)s + 6;
+
+        if (s[0] == STREAM_SECTION_FULL && id_len >= n &&
+            i + 6 + id_len + 8 <= stream->len &&
+            !memcmp(id + id_len - n, name, n) &&
+            (id_len == n || id[id_len - n - 1] == '/')) {
+            return i + 6 + id_len + 8;
+        }
+    }
+    g_assert_not_reached();
+}
+
+static inline uint32_t hisi_stream_section_version(GByteArray *stream,
+                                                   const char *name)
+{
+    return ldl_be_p(stream->data + hisi_stream_section_fields(stream, name) -
+                    4);
+}
+
+/*
+ * A new QEMU, started by @init, loads @stream: whether it completed (else
+ * it failed, and that QEMU runs on)
+ */
+static inline bool hisi_load_stream(GByteArray *stream, HisiInitFn *init)
+{
+    g_autofree char *file = g_strdup_printf("%s/hisi-qtest-stream-in-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("file:%s", file);
+    g_autoptr(GError) err = NULL;
+    bool completed = false;
+    HisiDev dst;
+
+    g_file_set_contents(file, (const char *)stream->data, stream->len, &err);
+    g_assert_no_error(err);
+    init(&dst, "", "-incoming", "defer", NULL);
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
+                             " 'arguments': {'uri': %s,"
+                             " 'exit-on-error': false}}", uri);
+    for (int i = 0;; i++) {
+        QDict *rsp = qtest_qmp(dst.qts, "{'execute': 'query-migrate'}");
+        QDict *ret = qdict_get_qdict(rsp, "return");
+        const char *status = qdict_haskey(ret, "status") ?
+                             qdict_get_str(ret, "status") : "none";
+        bool done = !strcmp(status, "completed") ||
+                    !strcmp(status, "failed");
+
+        completed = !strcmp(status, "completed");
+        qobject_unref(rsp);
+        if (done) {
+            break;
+        }
+        g_assert_cmpint(i, <, 1000);
+        g_usleep(10 * 1000);
+    }
+    /* It runs on after a failed load */
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'query-status'}");
+    unlink(file);
+    hisi_fini(&dst);
+    return completed;
+}
+
+/*
  * What a run saw, in order: a test runs its steps twice, once migrating at
  * some instant and once (the twin) not, and the two logs must be the same
  * entry for entry, name, index and value.

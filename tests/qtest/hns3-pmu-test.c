@@ -1151,6 +1151,27 @@ static void test_migration(void)
 }
 
 /*
+ * A destination refuses an hns3-pmu section of version 1 (the layout
+ * before the PMU engine, which it would misread); the same stream at
+ * version 2 loads.
+ */
+static void test_stream_old_version_refused(void)
+{
+    g_autoptr(GByteArray) stream = NULL;
+    size_t fields;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    stream = hisi_save_stream(&p);
+    hisi_fini(&p);
+    g_assert_cmpuint(hisi_stream_section_version(stream, "hns3-pmu"), ==, 2);
+    g_assert_true(hisi_load_stream(stream, pmu_init));
+    fields = hisi_stream_section_fields(stream, "hns3-pmu");
+    stl_be_p(stream->data + fields - 4, 1);
+    g_assert_false(hisi_load_stream(stream, pmu_init));
+}
+
+/*
  * A destination that has counted NIC traffic of its own before the state
  * comes in: the state replaces what it counted, and its streams' memory
  * goes (LeakSanitizer checks that in the sanitize suite).
@@ -1408,6 +1429,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hns3-pmu/rciep", test_rciep);
     qtest_add_func("/hns3-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hns3-pmu/migration", test_migration);
+    qtest_add_func("/hns3-pmu/stream-old-version-refused",
+                   test_stream_old_version_refused);
     qtest_add_func("/hns3-pmu/migration-into-counted",
                    test_migration_into_counted);
     qtest_add_data_func("/hns3-pmu/migration-overflow-pending/"
