@@ -299,6 +299,10 @@ void hisi_pmu_init(HisiPmu *pmu, Object *owner, const HisiPmuOps *ops)
         ops->slots - 1);
 
     assert(ops->slots <= HISI_PMU_MAX_SLOTS);
+    for (unsigned idx = 0; idx < ops->slots; idx++) {
+        /* counter_mask() cannot make a mask of 0 bits (a shift by 64) */
+        assert(ops->bits[idx] >= 1 && ops->bits[idx] <= 64);
+    }
     pmu->ops = ops;
     pmu->owner = owner;
     object_property_add(owner, "advance", "string", NULL, set_advance, NULL,
