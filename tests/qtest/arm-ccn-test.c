@@ -427,19 +427,22 @@ static void test_absent_region(void)
     qtest_quit(qts);
 }
 
-/* The probe's handshake: PMU events disable reads back, enable */
+/*
+ * The probe's handshake: the MN's status reads 0 out of reset, PMU
+ * events disable reads back, enable clears it again
+ */
 static void test_errint_handshake(void)
 {
     QTestState *qts = ccn_start("", NULL);
 
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
     ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
            MN_ERRINT_CMD_PMU_EVENTS_DISABLE);
     g_assert_true(FIELD_EX32(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS),
                              MN_ERRINT_STATUS, PMU_EVENTS_DISABLED));
     ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
            MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
-    g_assert_false(FIELD_EX32(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS),
-                              MN_ERRINT_STATUS, PMU_EVENTS_DISABLED));
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
     qtest_quit(qts);
 }
 
@@ -450,6 +453,22 @@ static void test_count_node_event(void)
     ccn_count_hnf2_reqs(qts, 0);
     qtest_clock_step(qts, 1000000);     /* 1 ms */
     g_assert_cmpuint(ccn_counter(qts, 0), ==, HNF_RATE / 1000);
+    qtest_quit(qts);
+}
+
+/*
+ * The event in the last of the four fields of a node's PMU_EVENT_SEL,
+ * the first holding none: counter 1 on the DT config's node source 3
+ */
+static void test_count_node_event_last_field(void)
+{
+    QTestState *qts = ccn_init();
+
+    ccn_wr(qts, HNF2_REGION, A_NODE_PMU_EVENT_SEL,
+           HNF_POCQ_REQS_RECVD << (3 * NODE_PMU_EVENT_SEL_BITS));
+    ccn_counter_select(qts, 1, HNF2_XP, DT_CONFIG_NODE + 3);
+    qtest_clock_step(qts, 1000000);     /* 1 ms */
+    g_assert_cmpuint(ccn_counter(qts, 1), ==, HNF_RATE / 1000);
     qtest_quit(qts);
 }
 
@@ -694,19 +713,22 @@ static QTestState *ccn_start_hnf2_rules(const char *rules)
 }
 
 /*
- * The timer raises the overflow when due on any channel and direction, by
- * the rate of the flits the counter counts: HN-F 2's received responses,
- * at 2000000 a second its only flits, on watchpoint 0 of its port; counter
- * 3, 10 responses (5 us) short of its wrap, wraps with the response at
- * 4500 ns and the interrupt comes with no register access.
+ * The timer raises the overflow when due on any channel and direction
+ * (@data: DIR_RX or DIR_TX), by the rate of the flits the counter counts:
+ * HN-F 2's responses that way, at 2000000 a second its only flits, on
+ * watchpoint 0 of its port; counter 3, 10 responses (5 us) short of its
+ * wrap, wraps with the response at 4500 ns and the interrupt comes with
+ * no register access.
  */
-static void test_overflow_irq_rsp_rx(void)
+static void test_overflow_irq_rsp(const void *data)
 {
-    QTestState *qts = ccn_start_hnf2_rules("stream=ring-all,rate=0;"
-                                           "node=2,stream=ring-rsp-rx,"
-                                           "rate=2000000");
+    unsigned dir = GPOINTER_TO_UINT(data);
+    g_autofree char *rules = g_strdup_printf(
+        "stream=ring-all,rate=0;node=2,stream=ring-rsp-%s,rate=2000000",
+        dir == DIR_TX ? "tx" : "rx");
+    QTestState *qts = ccn_start_hnf2_rules(rules);
 
-    ccn_watch_any(qts, HNF2_XP, 0, 0, DIR_RX, VC_RSP);
+    ccn_watch_any(qts, HNF2_XP, 0, 0, dir, VC_RSP);
     ccn_counter_select(qts, 3, HNF2_XP, DT_CONFIG_WP0);
     ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(3), (uint32_t)-10);
     qtest_clock_step(qts, 2000);
@@ -1349,6 +1371,19 @@ static void test_migration_real_source_no_ports(void)
     qtest_quit(src);
 }
 
+/*
+ * The stream says which version of its VMState the CCN's section holds,
+ * 3, the one a QEMU of these devices loads
+ */
+static void test_stream_version(void)
+{
+    HisiDev h = { .qts = ccn_start("", NULL) };
+    g_autoptr(GByteArray) stream = hisi_save_stream(&h);
+
+    g_assert_cmpuint(hisi_stream_section_version(stream, "arm-ccn"), ==, 3);
+    qtest_quit(h.qts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1358,6 +1393,8 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/absent-region", test_absent_region);
     qtest_add_func("/arm-ccn/errint-handshake", test_errint_handshake);
     qtest_add_func("/arm-ccn/count-node-event", test_count_node_event);
+    qtest_add_func("/arm-ccn/count-node-event-last-field",
+                   test_count_node_event_last_field);
     qtest_add_func("/arm-ccn/count-xp-event", test_count_xp_event);
     qtest_add_func("/arm-ccn/xp-without-devices", test_xp_without_devices);
     qtest_add_func("/arm-ccn/rnf-snf-ports", test_rnf_snf_ports);
@@ -1372,7 +1409,10 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/overflow-irq-when-due",
                    test_overflow_irq_when_due);
     qtest_add_func("/arm-ccn/overflow-irq-at-wrap", test_overflow_irq_at_wrap);
-    qtest_add_func("/arm-ccn/overflow-irq-rsp-rx", test_overflow_irq_rsp_rx);
+    qtest_add_data_func("/arm-ccn/overflow-irq-rsp-rx",
+                        GUINT_TO_POINTER(DIR_RX), test_overflow_irq_rsp);
+    qtest_add_data_func("/arm-ccn/overflow-irq-rsp-tx",
+                        GUINT_TO_POINTER(DIR_TX), test_overflow_irq_rsp);
     qtest_add_func("/arm-ccn/overflow-pmu-events-disabled",
                    test_overflow_pmu_events_disabled);
     qtest_add_func("/arm-ccn/no-timer-without-interrupt",
@@ -1390,6 +1430,7 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/counter-on-missing-xp",
                    test_counter_on_missing_xp);
     qtest_add_func("/arm-ccn/migration", test_migration);
+    qtest_add_func("/arm-ccn/stream-version", test_stream_version);
     qtest_add_func("/arm-ccn/migration-real-source-no-ports",
                    test_migration_real_source_no_ports);
     qtest_add_func("/arm-ccn/rule-changes-linear", test_rule_changes_linear);

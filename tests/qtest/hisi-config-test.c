@@ -304,6 +304,9 @@ static const ConfigCase cases[] = {
       "{'execute': 'qom-set', 'arguments': {'path': '/objects/t0', "
       "'property': 'burst-ns', 'value': 0}}",
       "hisi-traffic: burst-ns must be 1..4611686018427387903 (got 0)" },
+    { "traffic/burst-ns-max", VIRT TRAFFIC,
+      "{'execute': 'qom-set', 'arguments': {'path': '/objects/t0', "
+      "'property': 'burst-ns', 'value': 4611686018427387903}}", NULL },
     { "traffic/burst-ns-too-big", VIRT TRAFFIC,
       "{'execute': 'qom-set', 'arguments': {'path': '/objects/t0', "
       "'property': 'burst-ns', 'value': 4611686018427387904}}",

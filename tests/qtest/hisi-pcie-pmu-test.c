@@ -1641,6 +1641,56 @@ static void test_two_functions_below_one_port(void)
     hisi_fini(&p);
 }
 
+/*
+ * The two functions of two-functions-below-one-port, 2 ms on: when
+ * 02:00.1's next TLP comes, in ns from now to within 100 ns, the same
+ * rules set again halfway if @rechange (a change of nothing)
+ */
+static int64_t two_functions_next_tlp(bool rechange)
+{
+    const char *rules = RULES ";ep=02:00.1,stream=dma-write,rate=250000";
+    uint64_t cnt, ext;
+    int64_t ns = 0;
+    Pmu p;
+
+    pmu_init_rp1(&p, "edu,bus=rp1,addr=0.0,multifunction=on",
+                 "edu,bus=rp1,addr=0.1");
+    for (int i = 0; i < 2; i++) {
+        if (i == 0 || rechange) {
+            qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', "
+                                     "'arguments': {'path': 't0', "
+                                     "'property': 'rules', 'value': %s}}",
+                                     rules);
+        }
+        /* The port's count meets both functions, 02:00.0 first. */
+        pmu_count(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT,
+                                     LEN_PAYLOAD),
+                  1000 * 1000 + 1234, &cnt, &ext);
+    }
+    pmu_start(&p, pmu_requester_event(RX_MWR_FLUX, RP1_FN1_BDF,
+                                      LEN_PAYLOAD));
+    while (!hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0))) {
+        g_assert_cmpint(ns, <, 8000);
+        ns += 100;
+        qtest_clock_step(p.qts, 100);
+    }
+    hisi_fini(&p);
+    return ns;
+}
+
+/*
+ * A change carries each function's streams over from where they stood:
+ * after a change of nothing 02:00.1's next TLP comes when it comes
+ * without one, not on 02:00.0's beat (a TLP every 1000 ns against 4000)
+ */
+static void test_change_keeps_each_function(void)
+{
+    int64_t as_before = two_functions_next_tlp(false);
+
+    g_test_message("next TLP of 02:00.1 in %" PRId64 " ns", as_before);
+    g_assert_cmpint(two_functions_next_tlp(true), ==, as_before);
+}
+
 static const HisiRefusal bad_properties[] = {
     { "clock-freq-0",
       { "-device", "hisi-pcie-pmu,clock-freq=0" },
@@ -1734,6 +1784,8 @@ int main(int argc, char **argv)
                         test_hot_unplug_counted_to_removal);
     qtest_add_func("/hisi-pcie-pmu/hot-unplug-uncounted-port",
                    test_hot_unplug_uncounted_port);
+    qtest_add_func("/hisi-pcie-pmu/change-keeps-each-function",
+                   test_change_keeps_each_function);
     qtest_add_func("/hisi-pcie-pmu/two-functions-below-one-port",
                    test_two_functions_below_one_port);
     hisi_add_refusals("/hisi-pcie-pmu/refused", bad_properties,

@@ -1812,6 +1812,71 @@ static void test_real_dma_requests(void)
 }
 
 /*
+ * The DMA of real-dma-requests (1000 bytes read, then written), traced by
+ * @t started @start ns into the run: the words of buffer 0, into @words
+ * (at most @max); how many
+ */
+static unsigned ptt_real_dma_words(PttTrace t, int64_t start,
+                                   uint32_t *words, unsigned max)
+{
+    unsigned n;
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    qtest_clock_step(r.p.qts, start);
+    ptt_start(&r.p, t);
+    hisi_edu_dma(&r.p, &r.edu, false, DMA_RAM + 3, 1000);
+    hisi_edu_dma(&r.p, &r.edu, true, DMA_RAM + 0x1003, 1000);
+    n = FIELD_EX32(hisi_rd(&r.p, A_TRACE_WR_STS), TRACE_WR_STS, WRITE) / 4;
+    g_assert_cmpuint(n, <=, max);
+    for (unsigned i = 0; i < n; i++) {
+        words[i] = qtest_readl(r.p.qts, BUF_ADDR(0) + 4 * i);
+    }
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+    return n;
+}
+
+/*
+ * Real TLPs in the 4DW format: the ten requests of real-dma-requests,
+ * traced in both formats from a trace reset that is not at the clock's 0.
+ * A 4DW record is the 8DW record's header with DW0 folded: Fmt, Type and
+ * T9 one bit up, Length at bits 20:11, and the low 11 bits of the same
+ * time stamp (from the reset: one from the clock's 0 would differ).
+ */
+static void test_real_dma_requests_4dw(void)
+{
+    static const PttTrace edu_in_4dw = {
+        .dir = DIR_INBOUND, .type = TYPE_ALL,
+        .requester = true, .target = EDU_BDF,
+    };
+    static const PttTrace edu_in_8dw = {
+        .dir = DIR_INBOUND_B, .type = TYPE_ALL, .fmt_8dw = true,
+        .requester = true, .target = EDU_BDF,
+    };
+    enum { N_TLPS = 10, START_NS = 12345 };
+    uint32_t rec4[N_TLPS][REC4_SIZE / 4], rec8[N_TLPS][REC8_SIZE / 4];
+
+    g_assert_cmpuint(ptt_real_dma_words(edu_in_4dw, START_NS, rec4[0],
+                                        sizeof(rec4) / 4), ==,
+                     sizeof(rec4) / 4);
+    g_assert_cmpuint(ptt_real_dma_words(edu_in_8dw, START_NS, rec8[0],
+                                        sizeof(rec8) / 4), ==,
+                     sizeof(rec8) / 4);
+    for (int i = 0; i < N_TLPS; i++) {
+        uint32_t dw0 = rec8[i][2];
+        uint32_t time = rec8[i][REC8_TIME / 4];
+
+        g_assert_cmphex(rec4[i][0] >> 24, ==, (dw0 >> 23) & 0xff);
+        g_assert_cmphex((rec4[i][0] >> 11) & 0x3ff, ==, dw0 & 0x3ff);
+        g_assert_cmphex(rec4[i][0] & 0x7ff, ==, time & 0x7ff);
+        for (int j = 1; j < 4; j++) {
+            g_assert_cmphex(rec4[i][j], ==, rec8[i][2 + j]);
+        }
+    }
+}
+
+/*
  * Outbound, the completions of the edu's reads: cut at the 128-byte
  * Max_Payload_Size, from the root port (00:10.0) to the edu, with the
  * bytes left to complete counting down and the tags of their requests
@@ -2166,6 +2231,85 @@ static void test_real_port_at_rp_bdf_max(void)
     }
     ptt_stop(&r.p);
     ptt_fini_real(&r);
+}
+
+/*
+ * The PTT on a traffic object of source=real, as ptt_init_real builds it,
+ * with @props and the QEMU arguments up to a NULL: hisi_load_stream's
+ * @init
+ */
+static void G_GNUC_NULL_TERMINATED ptt_init_on_real(Ptt *p, const char *props,
+                                                    ...)
+{
+    g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
+    va_list ap;
+
+    hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real",
+                  HISI_EDU_DMA_ANY, NULL);
+    hisi_args_add_device(args, "hisi-ptt,bus=pcie.0,addr=0x8,traffic=t0,"
+                         "id=ptt%s", props);
+    va_start(ap, props);
+    hisi_args_add_valist(args, ap);
+    va_end(ap);
+    hisi_init(p, PTT_DEVFN, args);
+}
+
+/* The bytes of one next tag in a hisi-tap section: BDF (be16), tag */
+#define STREAM_TAG_SIZE     3
+
+/*
+ * A copy of @stream whose hisi-tap section (the count of next tags, be32,
+ * then the tags) holds @n: its own, then more for BDF ff:1f.7
+ */
+static GByteArray *stream_with_tags(GByteArray *stream, int32_t n)
+{
+    static const uint8_t more[STREAM_TAG_SIZE] = { 0xff, 0xff, 0 };
+    size_t at = hisi_stream_section_fields(stream, "hisi-tap");
+    int32_t had = ldl_be_p(stream->data + at);
+    size_t rest = at + 4 + had * STREAM_TAG_SIZE;
+    GByteArray *copy = g_byte_array_new();
+    uint8_t count[4];
+
+    g_assert_cmpint(had, <=, n);
+    g_assert_cmpuint(rest, <=, stream->len);
+    stl_be_p(count, n);
+    g_byte_array_append(copy, stream->data, at);
+    g_byte_array_append(copy, count, sizeof(count));
+    g_byte_array_append(copy, stream->data + at + 4, rest - at - 4);
+    for (int32_t i = had; i < n; i++) {
+        g_byte_array_append(copy, more, sizeof(more));
+    }
+    g_byte_array_append(copy, stream->data + rest, stream->len - rest);
+    return copy;
+}
+
+/*
+ * A destination takes a hisi-tap section with a next tag for each of the
+ * 65536 BDFs and refuses one with more (two for a BDF: it is corrupt),
+ * before it allocates them; it refuses a section of version 0 too (the
+ * tap's first version is 1)
+ */
+static void test_real_tap_stream_refused(void)
+{
+    g_autoptr(GByteArray) stream = NULL;
+    g_autoptr(GByteArray) every_bdf = NULL;
+    g_autoptr(GByteArray) one_more = NULL;
+    g_autoptr(GByteArray) version_0 = NULL;
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    stream = hisi_save_stream(&r.p);
+    ptt_fini_real(&r);
+    every_bdf = stream_with_tags(stream, UINT16_MAX + 1);
+    g_assert_true(hisi_load_stream(every_bdf, ptt_init_on_real));
+    one_more = stream_with_tags(stream, UINT16_MAX + 2);
+    g_assert_false(hisi_load_stream(one_more, ptt_init_on_real));
+    g_assert_cmpuint(hisi_stream_section_version(stream, "hisi-tap"), ==, 1);
+    version_0 = g_byte_array_new();
+    g_byte_array_append(version_0, stream->data, stream->len);
+    stl_be_p(version_0->data +
+             hisi_stream_section_fields(version_0, "hisi-tap") - 4, 0);
+    g_assert_false(hisi_load_stream(version_0, ptt_init_on_real));
 }
 
 /*
@@ -2744,25 +2888,79 @@ static void test_mmio_window_in_bar(void)
     hisi_fini(&p);
 }
 
-static void test_mmio_window_without_bar(void)
+/*
+ * The PTT @p's MMIO writes from TLP @first on go to the edu's stand-in
+ * window, wrapping at its end
+ */
+static void ptt_assert_standin_writes(Ptt *p, unsigned first)
 {
     RealRecord rec[4];
-    Ptt p;
 
-    ptt_init(&p, "", NULL);
-    qtest_clock_step(p.qts, 1000);
-    ptt_start(&p, rp_out_posted);
-    qtest_clock_step(p.qts, ARRAY_SIZE(rec) * MMIO_WRITE_NS);
-    ptt_stop(&p);
-    ptt_real_records(&p, rec, ARRAY_SIZE(rec));
+    qtest_clock_step(p->qts, (first - 1) * MMIO_WRITE_NS + 1000);
+    ptt_start(p, rp_out_posted);
+    qtest_clock_step(p->qts, ARRAY_SIZE(rec) * MMIO_WRITE_NS);
+    ptt_stop(p);
+    ptt_real_records(p, rec, ARRAY_SIZE(rec));
     for (int i = 0; i < ARRAY_SIZE(rec); i++) {
-        unsigned k = i + 1;
+        unsigned k = first + i;
 
         g_assert_cmphex(rec[i].fmt_type, ==, TLP_MWR_3DW);
         g_assert_cmphex(rec[i].requester, ==, HISI_RP_DEVFN);
         g_assert_cmpuint(rec[i].tag, ==, k);
-        g_assert_cmphex(rec[i].addr, ==, EDU_STANDIN_WINDOW + k * 128);
+        g_assert_cmphex(rec[i].addr, ==,
+                        EDU_STANDIN_WINDOW + k * 128 % 0x1000);
     }
+}
+
+static void test_mmio_window_without_bar(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_assert_standin_writes(&p, 1);
+    hisi_fini(&p);
+}
+
+/* TLPs 30 to 33: the stand-in window's last two lines, then its first */
+static void test_mmio_window_standin_wraps(void)
+{
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    ptt_assert_standin_writes(&p, 30);
+    hisi_fini(&p);
+}
+
+/*
+ * An expansion ROM is no window for writes: with the edu's ROM mapped
+ * (BAR 0 sized, not placed, as firmware leaves a BAR it cannot fit), its
+ * writes still go to the stand-in window.
+ */
+#define EDU_ROM_ADDR        0x10800000u
+#define EDU_ROM_SIZE        4096
+
+static void test_mmio_window_not_rom(void)
+{
+    g_autofree char *rom = g_strdup_printf("%s/hisi-ptt-rom-%d",
+                                           g_get_tmp_dir(), getpid());
+    g_autofree char *romfile = g_strdup_printf("edu.romfile=%s", rom);
+    g_autofree uint8_t *zeros = g_malloc0(EDU_ROM_SIZE);
+    g_autoptr(GError) err = NULL;
+    QPCIDevice *edu;
+    Ptt p;
+
+    g_file_set_contents(rom, (const char *)zeros, EDU_ROM_SIZE, &err);
+    g_assert_no_error(err);
+    ptt_init(&p, "", "-global", romfile, NULL);
+    unlink(rom);
+    edu = qpci_device_find(&p.bus.bus, EDU_BDF);
+    g_assert_nonnull(edu);
+    qpci_config_writel(edu, PCI_BASE_ADDRESS_0, 0xffffffff);
+    qpci_config_writel(edu, PCI_ROM_ADDRESS,
+                       EDU_ROM_ADDR | PCI_ROM_ADDRESS_ENABLE);
+    qpci_config_writew(edu, PCI_COMMAND, PCI_COMMAND_MEMORY);
+    g_free(edu);
+    ptt_assert_standin_writes(&p, 1);
     hisi_fini(&p);
 }
 
@@ -3213,6 +3411,8 @@ int main(int argc, char **argv)
                    test_pause_at_buffer_end_twice);
     qtest_add_func("/hisi-ptt/real-traffic/dma-requests",
                    test_real_dma_requests);
+    qtest_add_func("/hisi-ptt/real-traffic/dma-requests-4dw",
+                   test_real_dma_requests_4dw);
     qtest_add_func("/hisi-ptt/real-traffic/dma-completions",
                    test_real_dma_completions);
     qtest_add_func("/hisi-ptt/real-traffic/idle-and-source",
@@ -3225,6 +3425,8 @@ int main(int argc, char **argv)
                    test_real_port_at_rp_bdf_max);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",
                    test_real_tags_migrate);
+    qtest_add_func("/hisi-ptt/real-traffic/tap-stream-refused",
+                   test_real_tap_stream_refused);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate-two-ports",
                    test_real_tags_migrate_two_ports);
     qtest_add_func("/hisi-ptt/real-traffic/two-ports-requesters",
@@ -3263,6 +3465,9 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/traffic-changes-keep-phase",
                    test_traffic_changes_keep_phase);
     qtest_add_func("/hisi-ptt/mmio-window-in-bar", test_mmio_window_in_bar);
+    qtest_add_func("/hisi-ptt/mmio-window-not-rom", test_mmio_window_not_rom);
+    qtest_add_func("/hisi-ptt/mmio-window-standin-wraps",
+                   test_mmio_window_standin_wraps);
     qtest_add_func("/hisi-ptt/mmio-window-without-bar",
                    test_mmio_window_without_bar);
     qtest_add_func("/hisi-ptt/hotplug-traced-from-plug",
