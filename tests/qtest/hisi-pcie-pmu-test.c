@@ -1347,8 +1347,7 @@ static void test_traffic_stream_refused(void)
     g_assert_true(hisi_load_stream(empty_rules, pmu_init));
     version_2 = g_byte_array_new();
     g_byte_array_append(version_2, stream->data, stream->len);
-    stl_be_p(version_2->data +
-             hisi_stream_section_fields(version_2, "hisi-traffic") - 4, 2);
+    hisi_stream_set_section_version(version_2, "hisi-traffic", 2);
     g_assert_false(hisi_load_stream(version_2, pmu_init));
     no_rules = stream_with_rules(stream, "", 0);
     g_assert_false(hisi_load_stream(no_rules, pmu_init));

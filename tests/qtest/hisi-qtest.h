@@ -626,6 +626,15 @@ static inline uint32_t hisi_stream_section_version(GByteArray *stream,
                     4);
 }
 
+/* Make @stream's section @name claim @version (its layout stays) */
+static inline void hisi_stream_set_section_version(GByteArray *stream,
+                                                   const char *name,
+                                                   uint32_t version)
+{
+    stl_be_p(stream->data + hisi_stream_section_fields(stream, name) - 4,
+             version);
+}
+
 /*
  * A new QEMU, started by @init, loads @stream: whether it completed (else
  * it failed, and that QEMU runs on)
