@@ -410,6 +410,34 @@ static void ccn_assert_still_counts(QTestState *qts)
     g_assert_cmpuint(ccn_counter(qts, 0) - before, ==, HNF_RATE / 1000);
 }
 
+/*
+ * While the traffic is paused the ring is still: HN-F 2's requests, and
+ * the watchpoint on them, stop counting while the cycle counter runs on;
+ * resumed, they count on at their rate.
+ */
+static void test_paused_stops_ring(void)
+{
+    CcnSnapshot counting = { 0 };
+    QTestState *qts = ccn_init_counting(&counting);
+    uint32_t reqs;
+    uint64_t cycles;
+
+    ccn_counter_select(qts, 1, HNF2_XP, DT_CONFIG_WP0);
+    ccn_assert_still_counts(qts);
+    qtest_qom_set_bool(qts, "/machine/hisi-traffic-default", "paused", true);
+    reqs = ccn_counter(qts, 0);
+    g_assert_cmpuint(ccn_counter(qts, 1), >, 0);
+    ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(1), 0);
+    cycles = ccn_cycles(qts);
+    qtest_clock_step(qts, 1000000);
+    g_assert_cmpuint(ccn_counter(qts, 0), ==, reqs);
+    g_assert_cmpuint(ccn_counter(qts, 1), ==, 0);
+    g_assert_cmpuint(ccn_cycles(qts) - cycles, ==, 1000000);
+    qtest_qom_set_bool(qts, "/machine/hisi-traffic-default", "paused", false);
+    ccn_assert_still_counts(qts);
+    qtest_quit(qts);
+}
+
 /* An absent region reads 0, and writing it harms nothing. */
 static void test_absent_region(void)
 {
@@ -1400,6 +1428,7 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/rnf-snf-ports", test_rnf_snf_ports);
     qtest_add_func("/arm-ccn/hnf-mc-reqs-sent", test_hnf_mc_reqs_sent);
     qtest_add_func("/arm-ccn/count-watchpoint", test_count_watchpoint);
+    qtest_add_func("/arm-ccn/paused-stops-ring", test_paused_stops_ring);
     qtest_add_func("/arm-ccn/count-cycles", test_count_cycles);
     qtest_add_func("/arm-ccn/cycles-write", test_cycles_write);
     qtest_add_func("/arm-ccn/no-count-without-pmu-en",

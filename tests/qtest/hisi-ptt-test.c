@@ -1374,6 +1374,25 @@ static void test_migration(void)
     hisi_fini(&src);
 }
 
+/*
+ * A destination refuses a hisi-ptt section of version 2 (the layout before
+ * pause-at-buffer-end, which it would misread); the same stream at version
+ * 3 loads.
+ */
+static void test_stream_old_version_refused(void)
+{
+    g_autoptr(GByteArray) stream = NULL;
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    stream = hisi_save_stream(&p);
+    hisi_fini(&p);
+    g_assert_cmpuint(hisi_stream_section_version(stream, "hisi-ptt"), ==, 3);
+    g_assert_true(hisi_load_stream(stream, ptt_init));
+    hisi_stream_set_section_version(stream, "hisi-ptt", 2);
+    g_assert_false(hisi_load_stream(stream, ptt_init));
+}
+
 /* Where a twin-run test migrates the trace */
 typedef enum PttMigAt {
     PTT_MIG_AT_FULL,        /* a buffer's status just set, its MSI not taken */
@@ -3393,6 +3412,8 @@ int main(int argc, char **argv)
     hisi_add_refusals("/hisi-ptt/bad-properties", bad_properties,
                       ARRAY_SIZE(bad_properties));
     qtest_add_func("/hisi-ptt/migration", test_migration);
+    qtest_add_func("/hisi-ptt/stream-old-version-refused",
+                   test_stream_old_version_refused);
     for (int i = 0; i < ARRAY_SIZE(ptt_mig_cases); i++) {
         g_autofree char *path = g_strdup_printf("/hisi-ptt/%s",
                                                 ptt_mig_cases[i].name);

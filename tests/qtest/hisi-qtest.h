@@ -262,17 +262,24 @@ static inline QPCIDevice *hisi_enable(HisiDev *h, int devfn, QPCIBar *bar)
 }
 
 /*
- * Number the secondary bus of the root port at @rp_devfn @bus, the only
- * one below it, as firmware would
+ * Number the buses below the bridge at @bdf @secondary to @subordinate, as
+ * firmware would
  */
+static inline void hisi_number_buses(HisiDev *h, int bdf, uint8_t secondary,
+                                     uint8_t subordinate)
+{
+    QPCIDevice *bridge = qpci_device_find(&h->bus.bus, bdf);
+
+    g_assert_nonnull(bridge);
+    qpci_config_writeb(bridge, PCI_SECONDARY_BUS, secondary);
+    qpci_config_writeb(bridge, PCI_SUBORDINATE_BUS, subordinate);
+    g_free(bridge);
+}
+
+/* Number the root port at @rp_devfn's secondary bus @bus, the only one */
 static inline void hisi_number_bus(HisiDev *h, int rp_devfn, uint8_t bus)
 {
-    QPCIDevice *rp = qpci_device_find(&h->bus.bus, rp_devfn);
-
-    g_assert_nonnull(rp);
-    qpci_config_writeb(rp, PCI_SECONDARY_BUS, bus);
-    qpci_config_writeb(rp, PCI_SUBORDINATE_BUS, bus);
-    g_free(rp);
+    hisi_number_buses(h, rp_devfn, bus, bus);
 }
 
 /*

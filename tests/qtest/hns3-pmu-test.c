@@ -1025,6 +1025,46 @@ static void test_unplug_middle_keeps_others(void)
     hisi_fini(&p);
 }
 
+/*
+ * Two NIC functions below one root port, each on a downstream port of a
+ * switch below rp1 (buses 2 to 5): A at 04:00.0, the PMU's range only,
+ * plugged at 301.5 us, B at 05:00.0 plugged at 311.5 us and removed at
+ * 411.2 us. Removing B leaves A, whose port is B's: A sends on its own
+ * grid, 701 packets in 500.4 to 1200.7 us.
+ */
+#define SWITCH_UP_BDF       0x0200
+#define SWITCH_DN0_BDF      0x0300
+#define SWITCH_DN1_BDF      0x0308
+
+static void test_unplug_keeps_same_port(void)
+{
+    uint64_t before;
+    Pmu p;
+
+    pmu_init(&p, ",bdf-min=0x400,bdf-max=0x4ff", "-device", RP1_ARGS,
+             "-device", "x3130-upstream,id=up,bus=rp1",
+             "-device", "xio3130-downstream,id=dn0,bus=up,chassis=5,slot=0",
+             "-device", "xio3130-downstream,id=dn1,bus=up,chassis=5,slot=1,"
+             "addr=1", NULL);
+    hisi_number_buses(&p, RP1_DEVFN, 2, 5);
+    hisi_number_buses(&p, SWITCH_UP_BDF, 3, 5);
+    hisi_number_bus(&p, SWITCH_DN0_BDF, 4);
+    hisi_number_bus(&p, SWITCH_DN1_BDF, 5);
+    pmu_count_roce_from_1us(&p);
+    qtest_clock_step(p.qts, 300 * 1000 + 500);
+    hisi_hotplug(&p, "dn0", SWITCH_DN0_BDF, "edu", "a");
+    qtest_clock_step(p.qts, 10 * 1000);
+    hisi_hotplug(&p, "dn1", SWITCH_DN1_BDF, "edu", "b");
+    qtest_clock_step(p.qts, 99 * 1000 + 700);
+    hisi_hot_unplug(&p, SWITCH_DN1_BDF, "b");
+    qtest_clock_step(p.qts, 89 * 1000 + 200);
+    before = hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0));
+    qtest_clock_step(p.qts, 700 * 1000 + 300);
+    g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)) -
+                     before, ==, 701);
+    hisi_fini(&p);
+}
+
 /* No register at these offsets, of the PMU and of a slot */
 #define UNKNOWN_REG         0x0100
 #define UNKNOWN_SLOT_REG(i) (HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i) + 0x40)
@@ -1446,6 +1486,8 @@ int main(int argc, char **argv)
                    test_replug_counted_from_plug);
     qtest_add_func("/hns3-pmu/unplug-middle-keeps-others",
                    test_unplug_middle_keeps_others);
+    qtest_add_func("/hns3-pmu/unplug-keeps-same-port",
+                   test_unplug_keeps_same_port);
     qtest_add_func("/hns3-pmu/hotplug-counted-from-plug",
                    test_hotplug_counted_from_plug);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
