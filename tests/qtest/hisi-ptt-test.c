@@ -3282,6 +3282,68 @@ static void test_unplugged_streams_not_inherited(void)
 }
 
 /*
+ * DMA from behind a PCIe-to-PCI bridge: QEMU gives the functions below a
+ * pcie-pci-bridge the Requester ID the bridge takes on a real link, its
+ * secondary bus and devfn 0 (the PCIe-to-PCI/PCI-X Bridge specification,
+ * 2.3), where no function is: slot 0 of a bridge with a hot-plug
+ * controller is no slot, so the edu is at 03:01.0. The PTT traces its 1000
+ * bytes written as eight MWr from 03:00.0, cut at the 128-byte
+ * Max_Payload_Size of a requester the tap cannot look at, and the data
+ * gets through.
+ */
+#define PCI_BRIDGE_BDF      0x0200
+#define BRIDGED_EDU_BDF     0x0308
+#define BRIDGE_ALIAS_BDF    0x0300
+
+static void test_real_dma_behind_pci_bridge(void)
+{
+    static const PttTrace alias_writes = {
+        .dir = DIR_INBOUND_B, .type = TYPE_POSTED, .fmt_8dw = true,
+        .requester = true, .target = BRIDGE_ALIAS_BDF,
+    };
+    uint8_t data[1000], copy[sizeof(data)];
+    QPCIDevice *bridge, *rp1;
+    HisiEndpoint edu;
+    RealRecord rec[8];
+    Ptt p;
+
+    for (int i = 0; i < sizeof(data); i++) {
+        data[i] = i * 5 + 3;
+    }
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
+             "-device", RP1_ARGS, "-device", "pcie-pci-bridge,id=pb,bus=rp1",
+             "-device", "edu,bus=pb,addr=1", NULL);
+    hisi_number_buses(&p, RP1_DEVFN, 2, 3);
+    hisi_number_buses(&p, PCI_BRIDGE_BDF, 3, 3);
+    hisi_endpoint_init(&p, &edu, PCI_BRIDGE_BDF, BRIDGED_EDU_BDF);
+    /* rp1 forwards the bridge's memory window */
+    bridge = qpci_device_find(&p.bus.bus, PCI_BRIDGE_BDF);
+    rp1 = qpci_device_find(&p.bus.bus, RP1_DEVFN);
+    qpci_config_writel(rp1, PCI_MEMORY_BASE,
+                       qpci_config_readl(bridge, PCI_MEMORY_BASE));
+    qpci_device_enable(rp1);
+    qtest_memwrite(p.qts, DMA_RAM, data, sizeof(data));
+    hisi_edu_dma(&p, &edu, false, DMA_RAM, sizeof(data));
+    ptt_start(&p, alias_writes);
+    hisi_edu_dma(&p, &edu, true, DMA_RAM + 0x1000, sizeof(data));
+    ptt_real_records(&p, rec, ARRAY_SIZE(rec));
+    for (int i = 0; i < ARRAY_SIZE(rec); i++) {
+        g_assert_cmphex(rec[i].fmt_type, ==, 0x40);
+        g_assert_cmphex(rec[i].requester, ==, BRIDGE_ALIAS_BDF);
+        g_assert_cmphex(rec[i].addr, ==, DMA_RAM + 0x1000 + 128 * i);
+        g_assert_cmpuint(rec[i].len_dw, ==, i < 7 ? 32 : 26);
+    }
+    qtest_memread(p.qts, DMA_RAM + 0x1000, copy, sizeof(copy));
+    g_assert_cmpmem(copy, sizeof(copy), data, sizeof(data));
+    ptt_stop(&p);
+    g_free(edu.dev);
+    g_free(rp1);
+    g_free(bridge);
+    hisi_fini(&p);
+}
+
+/*
  * A switch below root port 00:11.0 (its upstream port, a downstream port
  * and an edu below that) taken away whole: its buses go with it, and a
  * migration afterwards still carries the tags of the functions left (the
@@ -3493,6 +3555,8 @@ int main(int argc, char **argv)
                    test_hot_unplug_traced_to_removal);
     qtest_add_func("/hisi-ptt/unplugged-streams-not-inherited",
                    test_unplugged_streams_not_inherited);
+    qtest_add_func("/hisi-ptt/real-traffic/dma-behind-pci-bridge",
+                   test_real_dma_behind_pci_bridge);
     qtest_add_func("/hisi-ptt/real-traffic/switch-unplug-migrates",
                    test_real_switch_unplug_migrates);
     qtest_add_func("/hisi-ptt/real-traffic/replug-tags-from-0",

@@ -407,6 +407,7 @@ static void test_topology_devices(void)
 {
     static const char *const devices[] = {
         "pcie-root-port", "x3130-upstream", "xio3130-downstream",
+        "pci-bridge", "pcie-pci-bridge",
         "nvme", "e1000e", "virtio-blk-pci", "virtio-net-pci",
         "pci-testdev", "edu",
     };
