@@ -1116,9 +1116,10 @@ typedef struct RatePiece {
 } RatePiece;
 
 /*
- * Flits in [0, @t) of a stream whose rate went as @pieces say (the first
- * from 0, at a rate > 0), in closed form: flit k comes at the first ns by
- * which the sum of rate x time over the pieces reaches k x 1e9.
+ * Flits before @t of a stream whose rate went as @pieces say (the first
+ * from the stream's start, at a rate > 0), in closed form: flit k comes at
+ * the first ns by which the sum of rate x time over the pieces reaches
+ * k x 1e9.
  */
 static uint64_t closed_form_flits(const RatePiece *pieces, unsigned n,
                                   int64_t t)
@@ -1200,6 +1201,43 @@ static void test_rule_changes_linear(void)
     g_assert_cmpuint(mc_reqs, >, 0);
     g_assert_cmpuint(ccn_counter(qts, 2), ==, mc_reqs);
     g_assert_cmpuint(ccn_counter(qts, 3), ==, mc_reqs);
+    qtest_quit(qts);
+}
+
+/*
+ * A ring node first met after a rule change joins with its streams as they
+ * have run since that change: HN-F 2 receives 2000000 requests a second,
+ * then 3000000 from a change at 1000203 ns, and is met by counter 0 at
+ * 1500000 ns. Its count in the 1000167 ns after is the closed form of a
+ * stream started at the change, which this window tells apart from one
+ * that had run at that rate since 0 (the change is 204 ns past a flit of
+ * that one: 3000 flits against 3001).
+ */
+static void test_node_met_after_change(void)
+{
+    g_autofree char *rules = hisi_opt_escape("stream=ring-all,rate=0;"
+                                             "node=2,stream=ring-req-rx,"
+                                             "rate=2000000");
+    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
+                                               rules);
+    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    RatePiece since_change, since_0 = { 0, 3000000 };
+    int64_t start, now;
+    uint64_t want;
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, HNF2_XP);
+    now = qtest_clock_step(qts, 1000203);
+    ccn_set_hnf2_rate(qts, 3000000);
+    since_change = (RatePiece) { now, 3000000 };
+    start = qtest_clock_step(qts, 1500000 - now);
+    ccn_count_hnf2_reqs(qts, 0);
+    now = qtest_clock_step(qts, 1000167);
+    want = closed_form_flits(&since_change, 1, now) -
+           closed_form_flits(&since_change, 1, start);
+    g_assert_cmpuint(want, !=, closed_form_flits(&since_0, 1, now) -
+                               closed_form_flits(&since_0, 1, start));
+    g_assert_cmpuint(ccn_counter(qts, 0), ==, want);
     qtest_quit(qts);
 }
 
@@ -1463,6 +1501,8 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/migration-real-source-no-ports",
                    test_migration_real_source_no_ports);
     qtest_add_func("/arm-ccn/rule-changes-linear", test_rule_changes_linear);
+    qtest_add_func("/arm-ccn/node-met-after-change",
+                   test_node_met_after_change);
     qtest_add_func("/arm-ccn/rule-change-two-nodes",
                    test_rule_change_two_nodes);
     return g_test_run();

@@ -982,6 +982,28 @@ static void test_overflow_cycles_within_a_cycle(void)
 }
 
 /*
+ * The cycles EXT_CNT counts carry their fractions over a write: at 100 MHz
+ * (a cycle every 10 ns), 15 ns after the start half a cycle is in, so the
+ * counter written one cycle short of its wrap wraps 5 ns on, and the MSI
+ * comes then. A bound that left out the cycle a fraction can bring ahead
+ * of the clock's rate would arm the timer at 10 ns.
+ */
+static void test_overflow_cycles_carried(void)
+{
+    Pmu p;
+
+    pmu_init(&p, ",clock-freq=100000000", NULL);
+    hisi_msi_taken(&p);
+    pmu_start(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_BOTH));
+    qtest_clock_step(p.qts, 15);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0), UINT64_MAX);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    pmu_assert_overflow_msi_in(&p, 5);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+/*
  * A delay counter far from its wrap: the timer is armed by the most delay
  * cycles its TLPs could bring, a bound that must not fall short of what
  * they bring, or the MSI comes late by the distance times the shortfall.
@@ -1491,6 +1513,8 @@ static void test_migration_overflow_pending(gconstpointer data)
  * appears.
  */
 #define RP1_DEVFN           QPCI_DEVFN(0x11, 0)
+#define RP1_ARGS            "pcie-root-port,id=rp1,bus=pcie.0,chassis=2," \
+                            "addr=0x11"
 #define RP1_FN1_BDF         0x0201  /* function 1 of the device below rp1 */
 #define HP_TLP_NS           1000
 #define HP_TLP_PAYLOAD      64
@@ -1504,8 +1528,7 @@ static void pmu_init_rp1(Pmu *p, const char *fn0, const char *fn1)
 {
     g_assert(fn0 || !fn1);
     /* pmu_init()'s arguments end at the first NULL: an absent function */
-    pmu_init(p, "", "-device", "pcie-root-port,id=rp1,bus=pcie.0,"
-             "chassis=2,addr=0x11", fn0 ? "-device" : NULL, fn0,
+    pmu_init(p, "", "-device", RP1_ARGS, fn0 ? "-device" : NULL, fn0,
              fn1 ? "-device" : NULL, fn1, NULL);
     hisi_number_bus(p, RP1_DEVFN, 2);
 }
@@ -1608,6 +1631,39 @@ static void test_hot_unplug_uncounted_port(void)
     end = qtest_clock_step(p.qts, 700 * 1000 + 300);
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
                      DIV_ROUND_UP(end - PAUSE_NS, HP_TLP_NS) *
+                     HP_TLP_PAYLOAD);
+    hisi_fini(&p);
+}
+
+/*
+ * Two endpoints below one root port, on the two downstream ports of a
+ * switch below rp1 (HISI_SWITCH_ARGS): A at 04:00.0 and B at 05:00.0, both
+ * there from the start, counted by rp1's port. A 500 ns pause moves their
+ * TLPs to 1000 k + 500 ns; B removed at 300.8 us leaves A's streams where
+ * they stand, though A's port is B's: 700 of A's TLPs in the 700.3 us after
+ * (A afresh from the removal would send 701).
+ */
+static void test_unplug_keeps_same_port(void)
+{
+    int64_t gone, end;
+    uint64_t before;
+    Pmu p;
+
+    pmu_init(&p, "", "-device", RP1_ARGS, HISI_SWITCH_ARGS,
+             "-device", "edu,bus=dn0", "-device", "edu,bus=dn1,id=b", NULL);
+    hisi_number_switch(&p, RP1_DEVFN);
+    pmu_start_payload(&p, OTHER_PORT_BIT);
+    qtest_clock_step(p.qts, 100 * 1000 + 250);
+    pmu_traffic_pause(&p, true);
+    qtest_clock_step(p.qts, PAUSE_NS);
+    pmu_traffic_pause(&p, false);
+    gone = qtest_clock_step(p.qts, 200 * 1000 + 50);
+    hisi_hot_unplug(&p, HISI_SWITCH_DN1_BDF, "b");
+    before = hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0));
+    end = qtest_clock_step(p.qts, 700 * 1000 + 300);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)) - before, ==,
+                     (DIV_ROUND_UP(end - PAUSE_NS, HP_TLP_NS) -
+                      DIV_ROUND_UP(gone - PAUSE_NS, HP_TLP_NS)) *
                      HP_TLP_PAYLOAD);
     hisi_fini(&p);
 }
@@ -1752,6 +1808,8 @@ int main(int argc, char **argv)
                    test_overflow_timer_far);
     qtest_add_func("/hisi-pcie-pmu/overflow-far-delay-msi-when-due",
                    test_overflow_far_delay_msi_when_due);
+    qtest_add_func("/hisi-pcie-pmu/overflow-cycles-carried",
+                   test_overflow_cycles_carried);
     qtest_add_func("/hisi-pcie-pmu/overflow-cycles-within-a-cycle",
                    test_overflow_cycles_within_a_cycle);
     qtest_add_func("/hisi-pcie-pmu/overflow-masked-msi-on-unmask",
@@ -1783,6 +1841,8 @@ int main(int argc, char **argv)
                         test_hot_unplug_counted_to_removal);
     qtest_add_func("/hisi-pcie-pmu/hot-unplug-uncounted-port",
                    test_hot_unplug_uncounted_port);
+    qtest_add_func("/hisi-pcie-pmu/unplug-keeps-same-port",
+                   test_unplug_keeps_same_port);
     qtest_add_func("/hisi-pcie-pmu/change-keeps-each-function",
                    test_change_keeps_each_function);
     qtest_add_func("/hisi-pcie-pmu/two-functions-below-one-port",

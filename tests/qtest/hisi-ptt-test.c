@@ -913,25 +913,28 @@ static void test_restart_without_rst_goes_on(void)
     hisi_fini(&p);
 }
 
-/* Started with no buffers: not started; with buffers later, it traces. */
-/* Every buffer needs its address: the last one missing, no start */
-static void test_last_buffer_without_address(void)
+/* Every buffer needs its address: the first or the last missing, no start */
+static void test_buffer_without_address(void)
 {
+    static const unsigned missing[] = { 0, HISI_PTT_NUM_BUFS - 1 };
     Ptt p;
 
     ptt_init(&p, "", NULL);
-    ptt_start(&p, rp_inbound_4dw);
-    ptt_stop(&p);
-    hisi_wr(&p, TRACE_ADDR_BASE_LO(3), 0);
-    hisi_wr(&p, TRACE_ADDR_BASE_HI(3), 0);
-    hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_inbound_4dw) |
-            R_TRACE_CTRL_EN_MASK);
-    g_assert_true(ptt_idle(&p));
-    hisi_assert_guest_error(&p, "hisi-ptt: trace started with no address for "
-                            "buffer 3: not started");
+    for (int i = 0; i < ARRAY_SIZE(missing); i++) {
+        ptt_start(&p, rp_inbound_4dw);
+        ptt_stop(&p);
+        hisi_wr(&p, TRACE_ADDR_BASE_LO(missing[i]), 0);
+        hisi_wr(&p, TRACE_ADDR_BASE_HI(missing[i]), 0);
+        hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_inbound_4dw) |
+                R_TRACE_CTRL_EN_MASK);
+        g_assert_true(ptt_idle(&p));
+        hisi_assert_guest_errorf(&p, "hisi-ptt: trace started with no address "
+                                 "for buffer %u: not started", missing[i]);
+    }
     hisi_fini(&p);
 }
 
+/* Started with no buffers: not started; with buffers later, it traces. */
 static void test_no_buffers(void)
 {
     Ptt p;
@@ -3376,7 +3379,9 @@ static void test_real_switch_unplug_migrates(void)
 /*
  * A function plugged where another was removed is a new requester: an edu
  * hot-plugged below rp1 (02:00.0) reads 1000 bytes by DMA with tags 0 and
- * 1, and so does the one plugged there after it is removed.
+ * 1, and so does the one plugged there after it is removed. The second
+ * takes the first one's DMA space: QEMU never takes a space back, so one
+ * made for each plug would pile up.
  */
 static void test_real_replug_tags_from_0(void)
 {
@@ -3384,6 +3389,8 @@ static void test_real_replug_tags_from_0(void)
         .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
         .requester = true, .target = RP1_EDU_BDF,
     };
+    g_autofree char *mtree = NULL;
+    g_auto(GStrv) around = NULL;
     RealRecord rec[2];
     Ptt p;
 
@@ -3405,6 +3412,9 @@ static void test_real_replug_tags_from_0(void)
         g_free(edu.dev);
         hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
     }
+    mtree = qtest_hmp(p.qts, "info mtree");
+    around = g_strsplit(mtree, "address-space: hisi-tap[rp1:00.0]", -1);
+    g_assert_cmpuint(g_strv_length(around), ==, 2);
     hisi_fini(&p);
 }
 
@@ -3467,8 +3477,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/restart-without-rst-goes-on",
                    test_restart_without_rst_goes_on);
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
-    qtest_add_func("/hisi-ptt/last-buffer-without-address",
-                   test_last_buffer_without_address);
+    qtest_add_func("/hisi-ptt/buffer-without-address",
+                   test_buffer_without_address);
     qtest_add_func("/hisi-ptt/rciep", test_rciep);
     qtest_add_func("/hisi-ptt/bad-accesses", test_bad_accesses);
     hisi_add_refusals("/hisi-ptt/bad-properties", bad_properties,

@@ -283,6 +283,29 @@ static inline void hisi_number_bus(HisiDev *h, int rp_devfn, uint8_t bus)
 }
 
 /*
+ * A switch below root port rp1 (bus 2): its upstream port at 02:00.0 and
+ * downstream ports dn0 at 03:00.0 and dn1 at 03:01.0, over buses 4 and 5
+ * once hisi_number_switch() has numbered them
+ */
+#define HISI_SWITCH_ARGS    "-device", "x3130-upstream,id=up,bus=rp1", \
+                            "-device", "xio3130-downstream,id=dn0,bus=up," \
+                            "chassis=5,slot=0", \
+                            "-device", "xio3130-downstream,id=dn1,bus=up," \
+                            "chassis=5,slot=1,addr=1"
+#define HISI_SWITCH_UP_BDF  0x0200
+#define HISI_SWITCH_DN0_BDF 0x0300
+#define HISI_SWITCH_DN1_BDF 0x0308
+
+/* Number the buses of HISI_SWITCH_ARGS below rp1 at @rp1_devfn */
+static inline void hisi_number_switch(HisiDev *h, int rp1_devfn)
+{
+    hisi_number_buses(h, rp1_devfn, 2, 5);
+    hisi_number_buses(h, HISI_SWITCH_UP_BDF, 3, 5);
+    hisi_number_bus(h, HISI_SWITCH_DN0_BDF, 4);
+    hisi_number_bus(h, HISI_SWITCH_DN1_BDF, 5);
+}
+
+/*
  * Start QEMU with 512M of RAM and @args (which put a root port at
  * 00:10.0), number the root port's secondary bus 1 as firmware would, and
  * enable the device at @devfn.
