@@ -1215,18 +1215,13 @@ static void test_rule_changes_linear(void)
  */
 static void test_node_met_after_change(void)
 {
-    g_autofree char *rules = hisi_opt_escape("stream=ring-all,rate=0;"
-                                             "node=2,stream=ring-req-rx,"
-                                             "rate=2000000");
-    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
-                                               rules);
-    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    QTestState *qts = ccn_start_hnf2_rules("stream=ring-all,rate=0;"
+                                           "node=2,stream=ring-req-rx,"
+                                           "rate=2000000");
     RatePiece since_change, since_0 = { 0, 3000000 };
     int64_t start, now;
     uint64_t want;
 
-    ccn_pmu_enable(qts);
-    ccn_xp_dt_enable(qts, HNF2_XP);
     now = qtest_clock_step(qts, 1000203);
     ccn_set_hnf2_rate(qts, 3000000);
     since_change = (RatePiece) { now, 3000000 };
