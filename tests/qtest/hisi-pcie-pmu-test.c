@@ -413,8 +413,8 @@ static void test_reset_values(void)
 
     pmu_init(&p, ",sicl-id=4,core-id=6,bdf-min=0x80,bdf-max=0x9f,"
              "version=0x31", NULL);
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==,
-                    HISI_PCIE_PMU_DEVICE_ID);
+    hisi_assert_rciep_header(&p, HISI_PCIE_PMU_VENDOR_ID,
+                             HISI_PCIE_PMU_DEVICE_ID);
     g_assert_cmphex(hisi_rd(&p, A_GLOBAL_CTRL), ==, 0);
     for (int i = 0; i < HISI_PCIE_PMU_COUNTERS; i++) {
         g_assert_cmphex(hisi_rdq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, i)), ==,
@@ -883,6 +883,34 @@ static void test_trigger(void)
     pmu_count(&p, flux | pmu_trigger(4, false), 1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 0);
     g_assert_cmpuint(ext, ==, 0);
+    hisi_fini(&p);
+}
+
+/*
+ * A trigger looks at its own counter's TLPs only: counter 0 counts the
+ * DMA writes below the root port (16 DW each), counter 1 those of
+ * requester EDU_BDF + 1, where no function sits, from a trigger the
+ * writes of the edu would meet. Counter 1 neither counts nor starts its
+ * cycles.
+ */
+static void test_trigger_own_tlps(void)
+{
+    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD);
+    uint64_t nobody = pmu_requester_event(RX_MWR_FLUX, EDU_BDF + 1,
+                                          LEN_PAYLOAD) |
+                      pmu_trigger(3, false);
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             flux | R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 1),
+             nobody | R_EVENT_CTRL_EVENT_EN_MASK);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 1000 * 64);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1)), ==, 0);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 1)), ==, 0);
     hisi_fini(&p);
 }
 
@@ -1800,6 +1828,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-pcie-pmu/threshold", test_threshold);
     qtest_add_func("/hisi-pcie-pmu/length-above-max", test_length_above_max);
     qtest_add_func("/hisi-pcie-pmu/trigger", test_trigger);
+    qtest_add_func("/hisi-pcie-pmu/trigger-own-tlps", test_trigger_own_tlps);
     qtest_add_func("/hisi-pcie-pmu/overflow-msi-when-due",
                    test_overflow_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-flux-msi-when-due",

@@ -181,10 +181,7 @@ static void test_reset_values(void)
 
     ptt_init(&p, ",sicl-id=3,core-id=7,rp-bdf-min=0x80,rp-bdf-max=0x9f",
              NULL);
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_VENDOR_ID), ==,
-                    HISI_PTT_VENDOR_ID);
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==,
-                    HISI_PTT_DEVICE_ID);
+    hisi_assert_rciep_header(&p, HISI_PTT_VENDOR_ID, HISI_PTT_DEVICE_ID);
     g_assert_cmphex(hisi_rd(&p, A_TUNING_CTRL), ==, 0);
     g_assert_cmphex(hisi_rd(&p, A_TUNING_DATA), ==, 0);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_ADDR_SIZE), ==, 0);
@@ -3418,6 +3415,43 @@ static void test_real_replug_tags_from_0(void)
     hisi_fini(&p);
 }
 
+/*
+ * A function plugged takes a space left at its own place only: a slot
+ * below rp1 with two functions, function 1 plugged before function 0 (its
+ * space comes first), is removed; an edu then plugged at 02:00.0 reads by
+ * DMA as 02:00.0, not as the 02:00.1 whose space was freed first.
+ */
+static void test_real_replug_takes_own_space(void)
+{
+    static const PttTrace rp1_edu_np = {
+        .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .requester = true, .target = RP1_EDU_BDF,
+    };
+    RealRecord rec[2];
+    HisiEndpoint edu;
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
+             "-device", RP1_ARGS, NULL);
+    ptt_number_rp1(&p);
+    qtest_qmp_device_add(p.qts, "edu", "fn1", "{'bus': 'rp1', 'addr': '0.1'}");
+    qtest_qmp_device_add(p.qts, "edu", "fn0", "{'bus': 'rp1', 'addr': '0.0', "
+                         "'multifunction': true}");
+    hisi_slot_power(&p, RP1_DEVFN, true);
+    hisi_hot_unplug(&p, RP1_DEVFN, "fn0");
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+    hisi_endpoint_init(&p, &edu, RP1_DEVFN, RP1_EDU_BDF);
+    ptt_start(&p, rp1_edu_np);
+    hisi_edu_dma(&p, &edu, false, DMA_RAM, 1000);
+    ptt_stop(&p);
+    ptt_real_records(&p, rec, ARRAY_SIZE(rec));
+    g_assert_cmphex(rec[0].requester, ==, RP1_EDU_BDF);
+    g_assert_cmphex(rec[1].requester, ==, RP1_EDU_BDF);
+    g_free(edu.dev);
+    hisi_fini(&p);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -3571,6 +3605,8 @@ int main(int argc, char **argv)
                    test_real_switch_unplug_migrates);
     qtest_add_func("/hisi-ptt/real-traffic/replug-tags-from-0",
                    test_real_replug_tags_from_0);
+    qtest_add_func("/hisi-ptt/real-traffic/replug-takes-own-space",
+                   test_real_replug_takes_own_space);
     qtest_add_func("/hisi-ptt/fault-tuning-busy", test_fault_tuning_busy);
     qtest_add_func("/hisi-ptt/fault-dma-fails", test_fault_dma_fails);
     qtest_add_func("/hisi-ptt/fault-trace-busy", test_fault_trace_busy);

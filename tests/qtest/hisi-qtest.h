@@ -465,6 +465,19 @@ static inline void hisi_hot_unplug(HisiDev *h, int rp_devfn, const char *id)
     qtest_qmp_eventwait(h->qts, "DEVICE_DELETED");
 }
 
+/*
+ * The configuration header of one of our RCiEPs: its IDs, and interrupt
+ * pin INTA, as the header of a Kunpeng RCiEP says (the devices interrupt
+ * by MSI only)
+ */
+static inline void hisi_assert_rciep_header(HisiDev *h, uint16_t vendor_id,
+                                            uint16_t device_id)
+{
+    g_assert_cmphex(qpci_config_readw(h->dev, PCI_VENDOR_ID), ==, vendor_id);
+    g_assert_cmphex(qpci_config_readw(h->dev, PCI_DEVICE_ID), ==, device_id);
+    g_assert_cmphex(qpci_config_readb(h->dev, PCI_INTERRUPT_PIN), ==, 1);
+}
+
 /* 32- and 64-bit accesses to the BAR */
 static inline uint32_t hisi_rd(HisiDev *h, uint64_t off)
 {

@@ -137,10 +137,7 @@ static void test_reset_values(void)
 
     pmu_init(&p, ",sicl-id=7,bdf-min=0x100,bdf-max=0x1ff,version=0x41",
              NULL);
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_VENDOR_ID), ==,
-                    HNS3_PMU_VENDOR_ID);
-    g_assert_cmphex(qpci_config_readw(p.dev, PCI_DEVICE_ID), ==,
-                    HNS3_PMU_DEVICE_ID);
+    hisi_assert_rciep_header(&p, HNS3_PMU_VENDOR_ID, HNS3_PMU_DEVICE_ID);
     g_assert_cmphex(hisi_rd(&p, A_GLOBAL_CTRL), ==, 0);
     g_assert_cmpuint(hisi_rd(&p, A_CLOCK_FREQ), ==, 1000000000);
     bdf = hisi_rd(&p, A_BDF);
@@ -1065,6 +1062,32 @@ static void test_unplug_keeps_same_port(void)
     hisi_fini(&p);
 }
 
+/*
+ * Two NIC functions with one BDF, each below its own root port: a guest
+ * that gives rp1 and rp2 one bus number (2) has A at 02:00.0 below rp1,
+ * plugged at 301.5 us, and B at 02:00.0 below rp2, plugged at 311.5 us and
+ * removed at 411.2 us. The function removed is the one below rp2: A sends
+ * on its own grid, 701 packets in 500.4 to 1200.7 us.
+ */
+static void test_unplug_keeps_same_bdf(void)
+{
+    Pmu p;
+
+    pmu_init(&p, ",bdf-min=0x200,bdf-max=0x2ff", "-device", RP1_ARGS,
+             "-device", RP2_ARGS, NULL);
+    hisi_number_bus(&p, RP1_DEVFN, 2);
+    hisi_number_bus(&p, RP2_DEVFN, 2);
+    pmu_count_roce_from_1us(&p);
+    qtest_clock_step(p.qts, 300 * 1000 + 500);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "a");
+    qtest_clock_step(p.qts, 10 * 1000);
+    hisi_hotplug(&p, "rp2", RP2_DEVFN, "edu", "b");
+    qtest_clock_step(p.qts, 99 * 1000 + 700);
+    hisi_hot_unplug(&p, RP2_DEVFN, "b");
+    pmu_assert_roce_on_own_grid(&p);
+    hisi_fini(&p);
+}
+
 /* No register at these offsets, of the PMU and of a slot */
 #define UNKNOWN_REG         0x0100
 #define UNKNOWN_SLOT_REG(i) (HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i) + 0x40)
@@ -1488,6 +1511,8 @@ int main(int argc, char **argv)
                    test_unplug_middle_keeps_others);
     qtest_add_func("/hns3-pmu/unplug-keeps-same-port",
                    test_unplug_keeps_same_port);
+    qtest_add_func("/hns3-pmu/unplug-keeps-same-bdf",
+                   test_unplug_keeps_same_bdf);
     qtest_add_func("/hns3-pmu/hotplug-counted-from-plug",
                    test_hotplug_counted_from_plug);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
