@@ -457,10 +457,15 @@ static void test_absent_region(void)
 
 /*
  * The probe's handshake: the MN's status reads 0 out of reset, PMU
- * events disable reads back, enable clears it again
+ * events disable reads back, enable clears it again; so do the two error
+ * fields (the driver's ALL_ERRORS and CORRECTED_ERRORS commands), each on
+ * its own; the handler's deassert command is an action, which reads back
+ * nothing
  */
 static void test_errint_handshake(void)
 {
+    /* field n's disable command: update bit n, disabled bit n + 4 */
+    static const uint32_t disable[] = { 0x22, 0x44 };
     QTestState *qts = ccn_start("", NULL);
 
     g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
@@ -470,6 +475,16 @@ static void test_errint_handshake(void)
                              MN_ERRINT_STATUS, PMU_EVENTS_DISABLED));
     ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
            MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
+    for (int i = 0; i < ARRAY_SIZE(disable); i++) {
+        ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, disable[i]);
+        g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==,
+                        disable[i] & 0xf0);
+        ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, disable[i] & 0x0f);
+        g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
+    }
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
+           MN_ERRINT_CMD_INTREQ_DEASSERT);
     g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
     qtest_quit(qts);
 }

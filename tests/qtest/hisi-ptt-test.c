@@ -2596,9 +2596,14 @@ static void test_real_link_sizes(void)
     hisi_fini(&n.p);
 }
 
+/*
+ * Two cores' PTTs and PCIe PMUs on one traffic object: 00:10.0 is the
+ * last root port of the first PTT's range, rp1 (00:11.0) the first of the
+ * second's
+ */
 static void ptt_init_two_cores(Ptt *a, Ptt *b)
 {
-    ptt_init(a, ",traffic=t0,id=ptt,rp-bdf-min=0x80,rp-bdf-max=0x87",
+    ptt_init(a, ",traffic=t0,id=ptt,rp-bdf-min=0x79,rp-bdf-max=0x80",
              "-object", "hisi-traffic,id=t0", "-device", RP1_ARGS,
              "-device", "edu,bus=rp1",
              "-device", "hisi-ptt,bus=pcie.0,addr=0x9,sicl-id=1,traffic=t0,"
@@ -3081,16 +3086,16 @@ static void ptt_assert_vendor_read(const RealRecord *rec, int port_devfn,
 }
 
 /*
- * In a trace of both root ports' non-posted requests, @n0 configuration
- * reads of the edu behind 00:10.0, then @n1 of the one behind rp1; their
- * records into @rec
+ * In a trace of the non-posted requests of the root ports in @ports, @n0
+ * configuration reads of the edu behind 00:10.0, then @n1 of the one
+ * behind rp1; the records of those the ports select into @rec
  */
-static void ptt_two_port_vendor_reads(Ptt *p, int n0, int n1,
-                                      RealRecord *rec)
+static void ptt_two_port_vendor_reads(Ptt *p, uint16_t ports, int n0,
+                                      int n1, RealRecord *rec)
 {
-    static const PttTrace ports_np = {
+    const PttTrace ports_np = {
         .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
-        .target = RP_PORT_BIT | RP1_PORT_BIT,
+        .target = ports,
     };
     /* found before the trace: finding a function reads its Vendor ID */
     QPCIDevice *edu = qpci_device_find(&p->bus.bus, EDU_BDF);
@@ -3101,7 +3106,8 @@ static void ptt_two_port_vendor_reads(Ptt *p, int n0, int n1,
     ptt_start(p, ports_np);
     ptt_edu_vendor_reads(edu, n0);
     ptt_edu_vendor_reads(edu1, n1);
-    ptt_real_records(p, rec, n0 + n1);
+    ptt_real_records(p, rec, (ports & RP_PORT_BIT ? n0 : 0) +
+                             (ports & RP1_PORT_BIT ? n1 : 0));
     ptt_stop(p);
     g_free(edu);
     g_free(edu1);
@@ -3119,7 +3125,7 @@ static void test_real_tags_migrate_two_ports(void)
     Ptt src, dst;
 
     ptt_init_real_two_ports(&src, false);
-    ptt_two_port_vendor_reads(&src, 1, 3, rec);
+    ptt_two_port_vendor_reads(&src, RP_PORT_BIT | RP1_PORT_BIT, 1, 3, rec);
     ptt_assert_vendor_read(&rec[0], HISI_RP_DEVFN, EDU_BDF, 0);
     for (int i = 1; i < 4; i++) {
         ptt_assert_vendor_read(&rec[i], RP1_DEVFN, RP1_EDU_BDF, i - 1);
@@ -3128,10 +3134,26 @@ static void test_real_tags_migrate_two_ports(void)
     ptt_init_real_two_ports(&dst, true);
     hisi_migrate_into(src.qts, dst.qts);
     hisi_fini(&src);
-    ptt_two_port_vendor_reads(&dst, 1, 1, rec);
+    ptt_two_port_vendor_reads(&dst, RP_PORT_BIT | RP1_PORT_BIT, 1, 1, rec);
     ptt_assert_vendor_read(&rec[0], HISI_RP_DEVFN, EDU_BDF, 1);
     ptt_assert_vendor_read(&rec[1], RP1_DEVFN, RP1_EDU_BDF, 3);
     hisi_fini(&dst);
+}
+
+/*
+ * The root-port filter selects real TLPs by the port they go through:
+ * with rp1's bit alone, of two configuration reads of the edu behind
+ * 00:10.0 and one of the edu behind rp1, the last alone is traced.
+ */
+static void test_real_port_filter(void)
+{
+    RealRecord rec[1];
+    Ptt p;
+
+    ptt_init_real_two_ports(&p, false);
+    ptt_two_port_vendor_reads(&p, RP1_PORT_BIT, 2, 1, rec);
+    ptt_assert_vendor_read(&rec[0], RP1_DEVFN, RP1_EDU_BDF, 0);
+    hisi_fini(&p);
 }
 
 /*
@@ -3544,6 +3566,8 @@ int main(int argc, char **argv)
                    test_real_cpu_accesses);
     qtest_add_func("/hisi-ptt/real-traffic/cpu-byte-accesses",
                    test_real_cpu_byte_accesses);
+    qtest_add_func("/hisi-ptt/real-traffic/port-filter",
+                   test_real_port_filter);
     qtest_add_func("/hisi-ptt/real-traffic/port-at-rp-bdf-max",
                    test_real_port_at_rp_bdf_max);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",

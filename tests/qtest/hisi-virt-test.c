@@ -187,6 +187,27 @@ static void test_uncore_devices(void)
     qtest_quit(qts);
 }
 
+/*
+ * object-del takes a traffic object back unless it has a tap: one with
+ * real traffic gave the buses its tap, which they keep, so it stays and
+ * QEMU says why.
+ */
+static void test_traffic_object_del(void)
+{
+    QTestState *qts = qtest_init(VIRT_ARGS " -object hisi-traffic,id=synth"
+                                 " -object hisi-traffic,id=real,source=real");
+    QDict *resp;
+
+    qtest_qmp_assert_success(qts, "{ 'execute': 'object-del',"
+                             "  'arguments': { 'id': 'synth' } }");
+    resp = qtest_qmp(qts, "{ 'execute': 'object-del',"
+                     "  'arguments': { 'id': 'real' } }");
+    g_assert_cmpstr(qdict_get_str(qdict_get_qdict(resp, "error"), "desc"),
+                    ==, "object 'real' is in use, can not be deleted");
+    qobject_unref(resp);
+    qtest_quit(qts);
+}
+
 /* Status properties: they only report, and their description says so */
 static const char *const read_only_props[] = {
     "records", "lost-tlps", "epoch-ns",
@@ -425,6 +446,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hisi-virt/uncore-devices", test_uncore_devices);
+    qtest_add_func("/hisi-virt/traffic-object-del", test_traffic_object_del);
     qtest_add_func("/hisi-virt/property-descriptions",
                    test_property_descriptions);
     qtest_add_func("/hisi-virt/device-set", test_device_set);

@@ -968,9 +968,10 @@ static void test_hotplug_counted_from_plug(void)
 
 /*
  * Unplugged and plugged again at the same place, a NIC function counts
- * from the new plug, not on the grid of the one removed: plugged at
- * 301.5 us, removed at 401.5 us, plugged again at 500 us, 701 packets in
- * the 700.3 us after that (the removed one's grid would give 700).
+ * up to its removal, and from the new plug, not on the grid of the one
+ * removed: plugged at 301.5 us, removed at 401.5 us (100 packets),
+ * plugged again at 500 us, 701 packets in the 700.3 us after that (the
+ * removed one's grid would give 700).
  */
 static void test_replug_counted_from_plug(void)
 {
@@ -984,6 +985,7 @@ static void test_replug_counted_from_plug(void)
     hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
     qtest_clock_step(p.qts, 98 * 1000 + 500);
     before = hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0));
+    g_assert_cmpuint(before, ==, 100);
     hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp1");
     qtest_clock_step(p.qts, 700 * 1000 + 300);
     g_assert_cmpuint(hisi_rdq(&p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)) -
@@ -1113,6 +1115,25 @@ static void pmu_snapshot_all(HisiSnapshot *s)
                               slot_regs[r]);
         }
     }
+}
+
+/* The counters, accessed whole or by 32-bit halves */
+static void test_counter_halves(void)
+{
+    uint64_t cnt = HNS3_PMU_SLOT_REG(EVENT_COUNTER, 2);
+    uint64_t ext = HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER, 2);
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    hisi_wrq(&p, cnt, 0x1122334455667788ull);
+    g_assert_cmphex(hisi_rd(&p, cnt), ==, 0x55667788);
+    g_assert_cmphex(hisi_rd(&p, cnt + 4), ==, 0x11223344);
+    hisi_wr(&p, cnt + 4, 0xcafef00d);
+    g_assert_cmphex(hisi_rdq(&p, cnt), ==, 0xcafef00d55667788ull);
+    hisi_wr(&p, ext + 4, 0xdeadbeef);
+    hisi_wr(&p, ext, 0x01020304);
+    g_assert_cmphex(hisi_rdq(&p, ext), ==, 0xdeadbeef01020304ull);
+    hisi_fini(&p);
 }
 
 /* An RCiEP, as the device's driver and lspci find it */
@@ -1488,6 +1509,7 @@ int main(int argc, char **argv)
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hns3-pmu/overflow-advance", test_overflow_advance);
     qtest_add_func("/hns3-pmu/rciep", test_rciep);
+    qtest_add_func("/hns3-pmu/counter-halves", test_counter_halves);
     qtest_add_func("/hns3-pmu/bad-accesses", test_bad_accesses);
     qtest_add_func("/hns3-pmu/migration", test_migration);
     qtest_add_func("/hns3-pmu/stream-old-version-refused",
