@@ -1065,6 +1065,30 @@ static void test_unplug_keeps_same_port(void)
 }
 
 /*
+ * A NIC function hot-plugged in the source goes on on its own grid after
+ * a migration: plugged at 301.5 us, migrated at 401.2 us into a
+ * destination where it was hot-plugged too before the load (at 0, as the
+ * destination's own table had it), it sends 701 packets in 490.4 to
+ * 1190.7 us (700 on the destination's grid).
+ */
+static void test_migration_hotplugged(void)
+{
+    Pmu src, dst;
+
+    pmu_init_roce_below_rp1(&src);
+    qtest_clock_step(src.qts, 300 * 1000 + 500);
+    hisi_hotplug(&src, "rp1", RP1_DEVFN, "edu", "hp0");
+    qtest_clock_step(src.qts, 99 * 1000 + 700);
+    pmu_init(&dst, ",bdf-min=0x200,bdf-max=0x2ff", "-device", RP1_ARGS,
+             "-incoming", "defer", NULL);
+    qtest_qmp_device_add(dst.qts, "edu", "hp0", "{'bus': 'rp1'}");
+    hisi_migrate_into(src.qts, dst.qts);
+    hisi_fini(&src);
+    pmu_assert_roce_on_own_grid(&dst);
+    hisi_fini(&dst);
+}
+
+/*
  * Two NIC functions with one BDF, each below its own root port: a guest
  * that gives rp1 and rp2 one bus number (2) has A at 02:00.0 below rp1,
  * plugged at 301.5 us, and B at 02:00.0 below rp2, plugged at 311.5 us and
@@ -1535,6 +1559,8 @@ int main(int argc, char **argv)
                    test_unplug_keeps_same_port);
     qtest_add_func("/hns3-pmu/unplug-keeps-same-bdf",
                    test_unplug_keeps_same_bdf);
+    qtest_add_func("/hns3-pmu/migration-hotplugged",
+                   test_migration_hotplugged);
     qtest_add_func("/hns3-pmu/hotplug-counted-from-plug",
                    test_hotplug_counted_from_plug);
     hisi_add_refusals("/hns3-pmu/bad-properties", bad_properties,
