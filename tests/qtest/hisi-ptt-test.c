@@ -3395,6 +3395,12 @@ static void test_real_switch_unplug_migrates(void)
     ptt_fini_real(&dst);
 }
 
+/* The DMA reads of the edu plugged below rp1 (02:00.0) */
+static const PttTrace rp1_edu_np = {
+    .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+    .requester = true, .target = RP1_EDU_BDF,
+};
+
 /*
  * A function plugged where another was removed is a new requester: an edu
  * hot-plugged below rp1 (02:00.0) reads 1000 bytes by DMA with tags 0 and
@@ -3404,10 +3410,6 @@ static void test_real_switch_unplug_migrates(void)
  */
 static void test_real_replug_tags_from_0(void)
 {
-    static const PttTrace rp1_edu_np = {
-        .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
-        .requester = true, .target = RP1_EDU_BDF,
-    };
     g_autofree char *mtree = NULL;
     g_auto(GStrv) around = NULL;
     RealRecord rec[2];
@@ -3445,10 +3447,6 @@ static void test_real_replug_tags_from_0(void)
  */
 static void test_real_replug_takes_own_space(void)
 {
-    static const PttTrace rp1_edu_np = {
-        .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
-        .requester = true, .target = RP1_EDU_BDF,
-    };
     RealRecord rec[2];
     HisiEndpoint edu;
     Ptt p;
