@@ -109,6 +109,16 @@ static QTestState *G_GNUC_NULL_TERMINATED ccn_start(const char *props, ...)
     return qts;
 }
 
+/* QEMU with the CCN on traffic object t0, whose rules are @rules */
+static QTestState *ccn_start_rules(const char *rules)
+{
+    g_autofree char *escaped = hisi_opt_escape(rules);
+    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
+                                               escaped);
+
+    return ccn_start(",traffic=t0", "-object", traffic, NULL);
+}
+
 /* XP @xp's debug and trace on, its watchpoints always armed */
 static void ccn_xp_dt_enable(QTestState *qts, unsigned xp)
 {
@@ -459,8 +469,8 @@ static void test_absent_region(void)
  * The probe's handshake: the MN's status reads 0 out of reset, PMU
  * events disable reads back, enable clears it again; so do the two error
  * fields (the driver's ALL_ERRORS and CORRECTED_ERRORS commands), each on
- * its own; the handler's deassert command is an action, which reads back
- * nothing
+ * its own, leaving the others, or all at once; the handler's deassert
+ * command is an action, which reads back nothing
  */
 static void test_errint_handshake(void)
 {
@@ -483,9 +493,77 @@ static void test_errint_handshake(void)
         ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, disable[i] & 0x0f);
         g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
     }
+    /* one field's command leaves the others */
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, disable[1]);
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, disable[0]);
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==,
+                    (disable[0] | disable[1]) & 0xf0);
+    /* every bit: the three fields set, and nothing above them */
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, 0xffffffff);
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0xe0);
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, 0x0e);
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
     ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
            MN_ERRINT_CMD_INTREQ_DEASSERT);
     g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
+    qtest_quit(qts);
+}
+
+/*
+ * The four comparator registers of each watchpoint keep all 64 bits a
+ * driver writes, word by word, and read them back
+ */
+static void test_watchpoint_registers(void)
+{
+    static const uint32_t regs[XP_DT_CMP_REGS] = {
+        A_XP_DT_CMP_VAL_L, A_XP_DT_CMP_VAL_H, A_XP_DT_CMP_MASK_L,
+        A_XP_DT_CMP_MASK_H,
+    };
+    QTestState *qts = ccn_start("", NULL);
+
+    for (int wp = 0; wp < CCN_WPS; wp++) {
+        for (int r = 0; r < XP_DT_CMP_REGS; r++) {
+            ccn_wr64(qts, CCN_XP_REGION(HNF2_XP),
+                     HISI_REG_AT(regs[r], XP_DT_WP_STRIDE, wp),
+                     0xf0e1d2c3b4a59687ull + wp * 0x10 + r);
+        }
+    }
+    for (int wp = 0; wp < CCN_WPS; wp++) {
+        for (int r = 0; r < XP_DT_CMP_REGS; r++) {
+            uint32_t off = HISI_REG_AT(regs[r], XP_DT_WP_STRIDE, wp);
+            uint64_t val = ccn_rd(qts, CCN_XP_REGION(HNF2_XP), off) |
+                (uint64_t)ccn_rd(qts, CCN_XP_REGION(HNF2_XP), off + 4) << 32;
+
+            g_assert_cmphex(val, ==, 0xf0e1d2c3b4a59687ull + wp * 0x10 + r);
+        }
+    }
+    qtest_quit(qts);
+}
+
+/*
+ * A system reset takes the CCN back to where it starts: counting, with
+ * every counter and the cycles written, it then reads as a fresh CCN
+ * (the registers of the snapshot), and stays so, as nothing counts.
+ */
+static void test_system_reset(void)
+{
+    CcnSnapshot fresh = { 0 };
+    CcnSnapshot counting = { 0 };
+    QTestState *qts = ccn_start("", NULL);
+
+    ccn_snapshot_take(qts, &fresh);
+    qtest_quit(qts);
+
+    qts = ccn_init_counting(&counting);
+    for (int c = 1; c < CCN_COUNTERS; c++) {
+        ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(c), 0x1000 * c);
+    }
+    qtest_clock_step(qts, 1000000);
+    g_assert_cmpuint(ccn_cycles(qts), ==, 1000000);
+    qtest_system_reset(qts);
+    ccn_snapshot_assert_same(qts, &fresh);
+    qtest_clock_step(qts, 1000000);
+    ccn_snapshot_assert_same(qts, &fresh);
     qtest_quit(qts);
 }
 
@@ -525,12 +603,9 @@ static void test_count_node_event_last_field(void)
  */
 static void test_count_xp_event(void)
 {
-    g_autofree char *rules = hisi_opt_escape("stream=ring-all,rate=0;"
-                                             "node=10,stream=ring-req-rx,"
-                                             "rate=2000000");
-    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
-                                               rules);
-    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    QTestState *qts = ccn_start_rules("stream=ring-all,rate=0;"
+                                      "node=10,stream=ring-req-rx,"
+                                      "rate=2000000");
     static const unsigned on_way[] = { HNF10_XP, EMPTY_XP, SNF20_XP };
     uint32_t mc_reqs;
 
@@ -559,6 +634,34 @@ static void test_count_xp_event(void)
     }
     g_assert_cmpuint(ccn_counter(qts, 5), ==, 0);
     g_assert_cmpuint(ccn_counter(qts, 6), ==, 0);
+    qtest_quit(qts);
+}
+
+/*
+ * The two RN-Is of XP 0, nodes 0 (port 0) and 1 (port 1), alone sending
+ * requests, 1000 and 3000 in 1 ms: a watchpoint on each port sees its
+ * node's, and XP 0's REQ flits (on its two buses) are all 4000.
+ */
+static void test_count_xp_event_two_ports(void)
+{
+    QTestState *qts = ccn_start_rules("stream=ring-all,rate=0;"
+                                      "node=0,stream=ring-req-tx,"
+                                      "rate=1000000;"
+                                      "node=1,stream=ring-req-tx,"
+                                      "rate=3000000");
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, 0);
+    ccn_count_xp_flits(qts, 0, 0, 0, VC_REQ, 0);
+    ccn_count_xp_flits(qts, 1, 0, 1, VC_REQ, 1);
+    ccn_watch_any(qts, 0, 0, 0, DIR_TX, VC_REQ);
+    ccn_counter_select(qts, 2, 0, DT_CONFIG_WP0);
+    ccn_watch_any(qts, 0, 1, 1, DIR_TX, VC_REQ);
+    ccn_counter_select(qts, 3, 0, DT_CONFIG_WP0 + 1);
+    qtest_clock_step(qts, 1000000);
+    g_assert_cmpuint(ccn_counter(qts, 2), ==, 1000);
+    g_assert_cmpuint(ccn_counter(qts, 3), ==, 3000);
+    g_assert_cmpuint(ccn_counter(qts, 0) + ccn_counter(qts, 1), ==, 4000);
     qtest_quit(qts);
 }
 
@@ -743,10 +846,7 @@ static void test_overflow_irq_at_wrap(void)
 /* The traffic of @rules, HN-F 2's XP's DT and the PMU on */
 static QTestState *ccn_start_hnf2_rules(const char *rules)
 {
-    g_autofree char *escaped = hisi_opt_escape(rules);
-    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
-                                               escaped);
-    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    QTestState *qts = ccn_start_rules(rules);
 
     ccn_pmu_enable(qts);
     ccn_xp_dt_enable(qts, HNF2_XP);
@@ -1176,12 +1276,9 @@ static void ccn_set_hnf2_rate(QTestState *qts, uint64_t rate)
  */
 static void test_rule_changes_linear(void)
 {
-    g_autofree char *rules = hisi_opt_escape("stream=ring-all,rate=0;"
-                                             "node=2,stream=ring-req-rx,"
-                                             "rate=2000000");
-    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
-                                               rules);
-    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    QTestState *qts = ccn_start_rules("stream=ring-all,rate=0;"
+                                      "node=2,stream=ring-req-rx,"
+                                      "rate=2000000");
     /* after each wait, HN-F 2's new request rate */
     static const struct {
         int64_t wait_ns;
@@ -1265,14 +1362,11 @@ static void test_node_met_after_change(void)
  */
 static void test_rule_change_two_nodes(void)
 {
-    g_autofree char *rules = hisi_opt_escape("stream=ring-all,rate=0;"
-                                             "node=2,stream=ring-req-rx,"
-                                             "rate=2000000;"
-                                             "node=10,stream=ring-req-rx,"
-                                             "rate=3000000");
-    g_autofree char *traffic = g_strdup_printf("hisi-traffic,id=t0,rules=%s",
-                                               rules);
-    QTestState *qts = ccn_start(",traffic=t0", "-object", traffic, NULL);
+    QTestState *qts = ccn_start_rules("stream=ring-all,rate=0;"
+                                      "node=2,stream=ring-req-rx,"
+                                      "rate=2000000;"
+                                      "node=10,stream=ring-req-rx,"
+                                      "rate=3000000");
     RatePiece hnf2[2] = { { 0, 2000000 } };
     RatePiece hnf10[2] = { { 0, 3000000 } };
     int64_t start, now;
@@ -1470,10 +1564,15 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/snapshot-status", test_snapshot_status);
     qtest_add_func("/arm-ccn/absent-region", test_absent_region);
     qtest_add_func("/arm-ccn/errint-handshake", test_errint_handshake);
+    qtest_add_func("/arm-ccn/watchpoint-registers",
+                   test_watchpoint_registers);
+    qtest_add_func("/arm-ccn/system-reset", test_system_reset);
     qtest_add_func("/arm-ccn/count-node-event", test_count_node_event);
     qtest_add_func("/arm-ccn/count-node-event-last-field",
                    test_count_node_event_last_field);
     qtest_add_func("/arm-ccn/count-xp-event", test_count_xp_event);
+    qtest_add_func("/arm-ccn/count-xp-event-two-ports",
+                   test_count_xp_event_two_ports);
     qtest_add_func("/arm-ccn/xp-without-devices", test_xp_without_devices);
     qtest_add_func("/arm-ccn/rnf-snf-ports", test_rnf_snf_ports);
     qtest_add_func("/arm-ccn/hnf-mc-reqs-sent", test_hnf_mc_reqs_sent);

@@ -223,7 +223,9 @@ static void pmu_check_real_dma(const RealDmaCase *cases, size_t n,
  * read, as two MRd (headers only) and eight CplD of 251 DWs back. Each
  * event counts what it selects of them, by requester or by port, and
  * nothing of the other direction; a latency event counts the TLPs, with
- * no delay (QEMU completes a read at once).
+ * no delay (QEMU completes a read at once). The MWr are cut at 128-byte
+ * boundaries: seven of 32 DWs, then 27. A trigger on one longer than 32
+ * DWs never starts the count; on one shorter, it starts at the last.
  */
 static void test_real_dma(void)
 {
@@ -245,6 +247,10 @@ static void test_real_dma(void)
           8 * 12 },
         { pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT), true,
           0, 8 },
+        { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD) |
+          pmu_trigger(5, false), true, 0 },
+        { pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD) |
+          pmu_trigger(5, true), true, 27 * 4 },
     };
 
     pmu_check_real_dma(cases, G_N_ELEMENTS(cases), DMA_RAM + 3);
@@ -831,7 +837,6 @@ static void test_tx_mrd_latency(void)
     hisi_fini(&p);
 }
 
-/* Threshold on the 16 DW TLPs */
 /*
  * Lengths above 2^10 DW are taken as 2^10 with a guest error, the
  * threshold's and the trigger's alike; 2^10 itself is no mistake.
@@ -851,12 +856,16 @@ static void test_length_above_max(void)
     pmu_count(&p, flux | pmu_threshold(11, true), 1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 1000 * 64);
     hisi_assert_guest_error(&p, above);
+    pmu_count(&p, flux | pmu_trigger(10, false), 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 0);
+    hisi_assert_no_guest_error(&p);
     pmu_count(&p, flux | pmu_trigger(11, false), 1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 0);
     hisi_assert_guest_error(&p, above);
     hisi_fini(&p);
 }
 
+/* Threshold on the 16 DW TLPs */
 static void test_threshold(void)
 {
     uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD);

@@ -630,7 +630,8 @@ static uint32_t ptt_records_of_requester(Ptt *p, PttTrace t,
  * The requester filter selects by the TLP's Requester ID: every record of
  * a trace filtered on the edu endpoint has the edu endpoint as requester
  * (its DMA requests inbound, the completions to it outbound); the CPU's
- * writes to it, whose requester is the root port, are not traced.
+ * writes to it, whose requester is the root port (00:10.0), are not
+ * traced, but are all of a trace filtered on the root port.
  */
 static void test_filter_requester_id(void)
 {
@@ -651,6 +652,10 @@ static void test_filter_requester_id(void)
     g_assert_cmpuint(n, >, 0);
     g_assert_cmpuint(match, ==, n);
     g_assert_cmpuint(ptt_traced_1ms(&p, out_posted), ==, 0);
+    out_posted.target = 0x0080;
+    n = ptt_records_of_requester(&p, out_posted, 0x0080, &match);
+    g_assert_cmpuint(n, >, 0);
+    g_assert_cmpuint(match, ==, n);
     hisi_fini(&p);
 }
 
@@ -2437,6 +2442,41 @@ static void ptt_number_rp1(Ptt *p)
 }
 
 /*
+ * A PTT traces the synthetic traffic of up to PTT_MAX_ENDPOINTS endpoints
+ * below its root ports, not a few: with eight, the edu below 00:10.0 and
+ * seven functions of an edu slot below rp1 (02:00.0 to 02:00.6), a trace
+ * of both ports' inbound posted TLPs has DMA writes from each of them.
+ */
+static void test_eight_endpoints(void)
+{
+    static const PttTrace in_posted = {
+        .dir = DIR_INBOUND, .type = TYPE_POSTED,
+        .target = RP_PORT_BIT | RP1_PORT_BIT,
+    };
+    g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
+    uint32_t match;
+    Ptt p;
+
+    hisi_args_add_device(args, "hisi-ptt,bus=pcie.0,addr=0x8");
+    hisi_args_add(args, "-device", RP1_ARGS, NULL);
+    for (int f = 0; f < 7; f++) {
+        hisi_args_add_device(args, "edu,bus=rp1,addr=0.%d%s", f,
+                             f ? "" : ",multifunction=on");
+    }
+    hisi_init(&p, PTT_DEVFN, args);
+    ptt_number_rp1(&p);
+    g_assert_cmpuint(ptt_records_of_requester(&p, in_posted, EDU_BDF,
+                                              &match), >, 0);
+    g_assert_cmpuint(match, >, 0);
+    for (int f = 0; f < 7; f++) {
+        g_test_message("requester 02:00.%d", f);
+        ptt_records_of_requester(&p, in_posted, 0x0200 + f, &match);
+        g_assert_cmpuint(match, >, 0);
+    }
+    hisi_fini(&p);
+}
+
+/*
  * An NVMe controller (hw/nvme) below root port 00:11.0 (bus 2), driven as
  * its driver would: admin queues of 8 entries in RAM, commands submitted
  * one at a time, interrupts unused (completions polled).
@@ -3503,6 +3543,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/filter-root-port", test_filter_root_port);
     qtest_add_func("/hisi-ptt/filter-requester", test_filter_requester);
     qtest_add_func("/hisi-ptt/filter-requester-id", test_filter_requester_id);
+    qtest_add_func("/hisi-ptt/eight-endpoints", test_eight_endpoints);
     qtest_add_func("/hisi-ptt/outbound-one-type", test_outbound_one_type);
     qtest_add_func("/hisi-ptt/no-type-traces-nothing",
                    test_no_type_traces_nothing);

@@ -630,32 +630,52 @@ static void test_overflow_msi_when_due_slow_delay(void)
 typedef struct OverflowCase {
     uint16_t event;
     uint64_t left;
+    /* @left is the cycles' (the extended counter's), written 5 ns in */
+    bool ext;
 } OverflowCase;
+
+/*
+ * A PMU with slot 0 started as @c says. The cycles are counted at 100 MHz
+ * and written 5 ns into a cycle, so the half cycle counted before the
+ * write completes the first one 5 ns early.
+ */
+static void pmu_init_overflow_case(Pmu *p, const OverflowCase *c)
+{
+    if (!c->ext) {
+        pmu_init(p, "", NULL);
+        pmu_start_near_overflow_of(p, c->event, c->left);
+        return;
+    }
+    pmu_init(p, ",clock-freq=100000000", NULL);
+    pmu_start_near_overflow_of(p, c->event, 0);
+    qtest_clock_step(p->qts, 5);
+    hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER, 0), -c->left);
+}
 
 /*
  * The overflow MSI comes at the first ns by which the counter has wrapped
  * (docs/hns3-pmu.md), with no register read, for packets, bytes (bounded
- * by the longest packet) and delay cycles (by the stream's latency): a
- * twin that reads its counter every ns finds that ns. @data: the case.
+ * by the longest packet) and delay cycles (by the stream's latency), and
+ * for the cycles of packet and byte counters: a twin that reads its
+ * counter every ns finds that ns. @data: the case.
  */
 static void test_overflow_msi_at_wrap(gconstpointer data)
 {
     const OverflowCase *c = data;
+    uint64_t counter = c->ext ? HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER, 0) :
+                                HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0);
     int64_t wrap_ns = 0;
     Pmu p, twin;
 
-    pmu_init(&twin, "", NULL);
-    pmu_start_near_overflow_of(&twin, c->event, c->left);
-    while ((int64_t)hisi_rdq(&twin, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0)) <
-           0) {
+    pmu_init_overflow_case(&twin, c);
+    while ((int64_t)hisi_rdq(&twin, counter) < 0) {
         g_assert_cmpint(wrap_ns, <, 20 * 1000);
         qtest_clock_step(twin.qts, 1);
         wrap_ns++;
     }
     hisi_fini(&twin);
 
-    pmu_init(&p, "", NULL);
-    pmu_start_near_overflow_of(&p, c->event, c->left);
+    pmu_init_overflow_case(&p, c);
     qtest_clock_step(p.qts, wrap_ns - 1);
     g_assert_false(hisi_msi_taken(&p));
     qtest_clock_step(p.qts, 1);
@@ -1515,9 +1535,10 @@ int main(int argc, char **argv)
                         test_overflow_msi_when_due_of);
     static const OverflowCase at_wrap[] = {
         { PPS_SSU_RPU, 10 }, { BW_SSU_RPU, 1000 }, { DLY_RPU, 1000 },
+        { PPS_SSU_RPU, 100, true }, { BW_SSU_RPU, 100, true },
     };
     static const char *const at_wrap_names[] = {
-        "packets", "bytes", "delay",
+        "packets", "bytes", "delay", "packets-cycles", "bytes-cycles",
     };
     for (size_t i = 0; i < ARRAY_SIZE(at_wrap); i++) {
         g_autofree char *path = g_strdup_printf(
