@@ -1069,6 +1069,54 @@ static void test_overflow_far_delay_msi_when_due(void)
 }
 
 /*
+ * The bound of a bandwidth counter takes the longest TLP of a stream's
+ * pattern of 16 lengths, the first one too. With seed 81819240 (found by
+ * a search over the model's hash) and len=1-1024, the edu's DMA writes
+ * (one a us) have a pattern that begins with 1017 DWs, the other 15 being
+ * 330 or fewer. Counter 1 (masked) finds a 1017-DW TLP (4068 bytes of
+ * payload) by reading every ns; 15 TLPs and half a us later counter 0
+ * starts 4068 bytes short of its wrap, which the next 1017-DW TLP, half a
+ * us on, reaches. The MSI comes then, not when a bound of 330-DW TLPs
+ * would arm the timer (2 us on).
+ */
+static void test_overflow_longest_first_msi_when_due(void)
+{
+    uint64_t flux = pmu_requester_event(RX_MWR_FLUX, EDU_BDF, LEN_PAYLOAD) |
+                    R_EVENT_CTRL_EVENT_EN_MASK;
+    uint64_t seen, before;
+    int64_t waited = 0;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': '/objects/t0', 'property': 'seed', "
+                             "'value': 81819240}}");
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': '/objects/t0', 'property': 'rules', "
+                             "'value': 'stream=dma-write,rate=1000000,"
+                             "len=1-1024'}}");
+    hisi_msi_taken(&p);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 1), flux);
+    hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
+    seen = hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1));
+    do {
+        g_assert_cmpint(waited, <, 17 * 1000);
+        before = seen;
+        qtest_clock_step(p.qts, 1);
+        waited++;
+        seen = hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 1));
+        g_assert_cmpuint(seen - before, <=, 1017 * 4);
+    } while (seen - before != 1017 * 4);
+    /* that TLP came 1 ns ago; 15.5 us after it, the next is 0.5 us on */
+    qtest_clock_step(p.qts, 15500 - 1);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), flux);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -(1017ull * 4));
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    pmu_assert_overflow_msi_in(&p, 500 + 1);
+    hisi_fini(&p);
+}
+
+/*
  * The 64-bit registers end where INT_STAT begins: a 64-bit read of counter
  * 0's INT_STAT, the first 32-bit register after them, is refused (reads
  * 0) while a 32-bit read gives its overflow status.
@@ -1849,6 +1897,8 @@ int main(int argc, char **argv)
                    test_overflow_timer_far);
     qtest_add_func("/hisi-pcie-pmu/overflow-far-delay-msi-when-due",
                    test_overflow_far_delay_msi_when_due);
+    qtest_add_func("/hisi-pcie-pmu/overflow-longest-first-msi-when-due",
+                   test_overflow_longest_first_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-cycles-carried",
                    test_overflow_cycles_carried);
     qtest_add_func("/hisi-pcie-pmu/overflow-cycles-within-a-cycle",
