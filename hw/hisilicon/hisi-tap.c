@@ -31,6 +31,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qapi/error.h"
 #include "qemu/bitops.h"
 #include "qemu/bswap.h"
 #include "qemu/main-loop.h"
@@ -132,6 +133,12 @@ typedef struct TapConfig {
 } TapConfig;
 
 static GHashTable *tap_configs;
+/*
+ * The one tap: a second would wrap the first one's hooks, and its own
+ * entries in tap_configs would replace the first one's, whose hooks would
+ * then call themselves.
+ */
+static HisiTap *tap_one;
 /*
  * Configuration accesses under way: a hook that reads another function's
  * registers (a downstream port syncing its Link Status from the function
@@ -599,10 +606,20 @@ static void tap_vm_state(void *opaque, bool running, RunState state)
     }
 }
 
-HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque)
+HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque,
+                      Error **errp)
 {
-    HisiTap *tap = g_new0(HisiTap, 1);
+    HisiTap *tap;
 
+    if (tap_one) {
+        error_setg(errp, "hisi-traffic: '%s' cannot take real traffic: "
+                   "'%s' does (one object can have source=real or mixed)",
+                   object_get_canonical_path_component(owner),
+                   object_get_canonical_path_component(tap_one->owner));
+        return NULL;
+    }
+    tap = g_new0(HisiTap, 1);
+    tap_one = tap;
     tap->owner = owner;
     tap->fn = fn;
     tap->opaque = opaque;
@@ -649,7 +666,8 @@ void hisi_tap_unplug(HisiTap *tap, PCIDevice *dev)
     TapConfig *c = tap_configs ? g_hash_table_lookup(tap_configs, dev) : NULL;
     PCIBus *bus;
 
-    if (c && c->port && c->port->tap == tap) {
+    /* Its own hooks back (a root port, which cannot leave, stays wrapped) */
+    if (c && c->port) {
         dev->config_read = c->read;
         dev->config_write = c->write;
         g_hash_table_remove(tap_configs, dev);

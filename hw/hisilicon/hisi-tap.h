@@ -31,9 +31,11 @@ typedef void HisiTapFn(void *opaque, const HisiRealTlp *tlp);
 
 /*
  * A tap that gives each TLP to @fn(@opaque, ...). @owner owns its regions
- * and must live as long as the machine: the buses keep the tap.
+ * and must live as long as the machine: the buses keep the tap. There is
+ * one at most: NULL, with @errp set, when there is one already.
  */
-HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque);
+HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque,
+                      Error **errp);
 
 /*
  * Give the functions below root port @port (on its secondary bus and the

@@ -974,10 +974,13 @@ static void traffic_complete(UserCreatable *uc, Error **errp)
 {
     HisiTraffic *t = HISI_TRAFFIC(uc);
 
-    vmstate_register_any(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
     if (t->source != HISI_TRAFFIC_SOURCE_SYNTHETIC) {
-        t->tap = hisi_tap_new(OBJECT(t), traffic_real_tlp, t);
+        t->tap = hisi_tap_new(OBJECT(t), traffic_real_tlp, t, errp);
+        if (!t->tap) {
+            return;
+        }
     }
+    vmstate_register_any(VMSTATE_IF(NULL), &vmstate_hisi_traffic, t);
     t->hotplug.realize = traffic_device_realize;
     t->hotplug.unrealize = traffic_device_unrealize;
     device_listener_register(&t->hotplug);

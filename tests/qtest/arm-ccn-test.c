@@ -679,6 +679,31 @@ static void test_xp_without_devices(void)
 }
 
 /*
+ * Nodes 18 and 19, the device ports of XP 9, have no device: a rule that
+ * gives node 18 sent requests applies to no node, so with every other
+ * stream at rate 0 a watchpoint on its port and XP 9's REQ flits on both
+ * buses count none.
+ */
+static void test_rule_on_absent_node(void)
+{
+    QTestState *qts = ccn_start_rules("stream=ring-all,rate=0;"
+                                      "node=18,stream=ring-req-tx,"
+                                      "rate=1000000");
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, EMPTY_XP);
+    ccn_watch_any(qts, EMPTY_XP, 0, 0, DIR_TX, VC_REQ);
+    ccn_counter_select(qts, 0, EMPTY_XP, DT_CONFIG_WP0);
+    ccn_count_xp_flits(qts, 1, EMPTY_XP, 0, VC_REQ, 0);
+    ccn_count_xp_flits(qts, 2, EMPTY_XP, 1, VC_REQ, 1);
+    qtest_clock_step(qts, 1000000);
+    for (int i = 0; i < 3; i++) {
+        g_assert_cmpuint(ccn_counter(qts, i), ==, 0);
+    }
+    qtest_quit(qts);
+}
+
+/*
  * The RN-Fs and SN-Fs have no region but are on the ring: a watchpoint on
  * their ports sees their flits (CPU requests, memory requests).
  */
@@ -1574,6 +1599,7 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/count-xp-event-two-ports",
                    test_count_xp_event_two_ports);
     qtest_add_func("/arm-ccn/xp-without-devices", test_xp_without_devices);
+    qtest_add_func("/arm-ccn/rule-on-absent-node", test_rule_on_absent_node);
     qtest_add_func("/arm-ccn/rnf-snf-ports", test_rnf_snf_ports);
     qtest_add_func("/arm-ccn/hnf-mc-reqs-sent", test_hnf_mc_reqs_sent);
     qtest_add_func("/arm-ccn/count-watchpoint", test_count_watchpoint);

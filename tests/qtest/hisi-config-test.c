@@ -316,6 +316,20 @@ static const ConfigCase cases[] = {
       "{'execute': 'qom-set', 'arguments': {'path': '/objects/t0', "
       "'property': 'rules', 'value': 'stream=all,coalesce=0'}}",
       "hisi-traffic: rules: bad coalesce value '0'" },
+    { "traffic/two-real-sources",
+      VIRT RP0 "-object hisi-traffic,id=t0,source=real "
+      "-object hisi-traffic,id=t1,source=mixed", NULL,
+      "hisi-traffic: 't1' cannot take real traffic: 't0' does (one object "
+      "can have source=real or mixed)" },
+    { "traffic/real-beside-synthetic",
+      VIRT RP0 "-object hisi-traffic,id=t0,source=real "
+      "-object hisi-traffic,id=t1", NULL, NULL },
+    { "traffic/second-real-by-object-add",
+      VIRT RP0 "-object hisi-traffic,id=t0,source=mixed",
+      "{'execute': 'object-add', 'arguments': {'qom-type': 'hisi-traffic', "
+      "'id': 't1', 'source': 'real'}}",
+      "hisi-traffic: 't1' cannot take real traffic: 't0' does (one object "
+      "can have source=real or mixed)" },
 };
 
 /*

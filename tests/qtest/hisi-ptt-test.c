@@ -1213,6 +1213,25 @@ static void test_traffic_burst_migrates(void)
 }
 
 /*
+ * A burst running at a migration sends the traffic object's burst
+ * subsection at its version 2, the only one every build takes
+ */
+static void test_traffic_burst_stream_version(void)
+{
+    g_autoptr(GByteArray) stream = NULL;
+    Ptt p;
+
+    ptt_init_traced_traffic(&p);
+    ptt_set_burst_ns(&p, 1000 * 1000);
+    qtest_clock_step(p.qts, 300 * 1000);
+    stream = hisi_save_stream(&p);
+    g_assert_cmpuint(hisi_stream_subsection_version(stream,
+                                                    "hisi-traffic/burst"),
+                     ==, 2);
+    hisi_fini(&p);
+}
+
+/*
  * Rules set before a migration hold in the destination, text and rate:
  * 1000 DMA writes per ms. Their 23 characters and NUL fill the heap
  * block g_strdup gives them (glibc: 24 usable bytes), so a stream that
@@ -2215,17 +2234,29 @@ static const PttTrace edu_np = {
     .requester = true, .target = EDU_BDF,
 };
 
-/* The edu's DMA read of 1000 bytes, traced: two MRd, tags @tag and next */
-static void ptt_edu_read_tags(RealPtt *r, uint8_t tag)
+/*
+ * The DMA read of 1000 bytes of edu @e at @bdf, traced by @trace: two
+ * MRd of @bdf, tags @tag and next
+ */
+static void ptt_dma_read_tags(Ptt *p, PttTrace trace, HisiEndpoint *e,
+                              uint16_t bdf, uint8_t tag)
 {
     RealRecord rec[2];
 
-    ptt_start(&r->p, edu_np);
-    hisi_edu_dma(&r->p, &r->edu, false, DMA_RAM, 1000);
-    ptt_real_records(&r->p, rec, ARRAY_SIZE(rec));
-    g_assert_cmphex(rec[0].tag, ==, tag);
-    g_assert_cmphex(rec[1].tag, ==, tag + 1);
-    ptt_stop(&r->p);
+    ptt_start(p, trace);
+    hisi_edu_dma(p, e, false, DMA_RAM, 1000);
+    ptt_real_records(p, rec, ARRAY_SIZE(rec));
+    ptt_stop(p);
+    for (int i = 0; i < ARRAY_SIZE(rec); i++) {
+        g_assert_cmphex(rec[i].requester, ==, bdf);
+        g_assert_cmphex(rec[i].tag, ==, tag + i);
+    }
+}
+
+/* The edu's DMA read of 1000 bytes, traced: two MRd, tags @tag and next */
+static void ptt_edu_read_tags(RealPtt *r, uint8_t tag)
+{
+    ptt_dma_read_tags(&r->p, edu_np, &r->edu, EDU_BDF, tag);
 }
 
 /*
@@ -3181,6 +3212,44 @@ static void test_real_tags_migrate_two_ports(void)
 }
 
 /*
+ * Every function's tags go on across a migration, not the first one's
+ * alone: in the source the edu behind 00:10.0 reads by DMA once (tags 0
+ * and 1) and the one behind rp1 twice (tags 0 to 3); in the destination
+ * their next reads take tags 2, 3 and 4, 5.
+ */
+static void test_real_tags_migrate_two_functions(void)
+{
+    static const PttTrace ports_np = {
+        .dir = DIR_INBOUND_B, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .target = RP_PORT_BIT | RP1_PORT_BIT,
+    };
+    static const uint16_t bdf[] = { EDU_BDF, RP1_EDU_BDF };
+    static const int rp_devfn[] = { HISI_RP_DEVFN, RP1_DEVFN };
+    static const uint8_t next_tag[] = { 2, 4 };
+    HisiEndpoint edu[ARRAY_SIZE(bdf)];
+    Ptt src, dst;
+
+    ptt_init_real_two_ports(&src, false);
+    for (int i = 0; i < ARRAY_SIZE(bdf); i++) {
+        hisi_endpoint_init(&src, &edu[i], rp_devfn[i], bdf[i]);
+        for (uint8_t tag = 0; tag < next_tag[i]; tag += 2) {
+            ptt_dma_read_tags(&src, ports_np, &edu[i], bdf[i], tag);
+        }
+        g_free(edu[i].dev);
+    }
+
+    ptt_init_real_two_ports(&dst, true);
+    hisi_migrate_into(src.qts, dst.qts);
+    hisi_fini(&src);
+    for (int i = 0; i < ARRAY_SIZE(bdf); i++) {
+        hisi_endpoint_init(&dst, &edu[i], rp_devfn[i], bdf[i]);
+        ptt_dma_read_tags(&dst, ports_np, &edu[i], bdf[i], next_tag[i]);
+        g_free(edu[i].dev);
+    }
+    hisi_fini(&dst);
+}
+
+/*
  * The root-port filter selects real TLPs by the port they go through:
  * with rp1's bit alone, of two configuration reads of the edu behind
  * 00:10.0 and one of the edu behind rp1, the last alone is traced.
@@ -3615,6 +3684,8 @@ int main(int argc, char **argv)
                    test_real_tap_stream_refused);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate-two-ports",
                    test_real_tags_migrate_two_ports);
+    qtest_add_func("/hisi-ptt/real-traffic/tags-migrate-two-functions",
+                   test_real_tags_migrate_two_functions);
     qtest_add_func("/hisi-ptt/real-traffic/two-ports-requesters",
                    test_real_two_ports_requesters);
     qtest_add_func("/hisi-ptt/real-traffic/mixed", test_real_mixed);
@@ -3639,6 +3710,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/traffic-burst", test_traffic_burst);
     qtest_add_func("/hisi-ptt/traffic-burst-migrates",
                    test_traffic_burst_migrates);
+    qtest_add_func("/hisi-ptt/traffic-burst-stream-version",
+                   test_traffic_burst_stream_version);
     qtest_add_func("/hisi-ptt/traffic-rules-migrate",
                    test_traffic_rules_migrate);
     qtest_add_func("/hisi-ptt/traffic-bad-burst-refused",

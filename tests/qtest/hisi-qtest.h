@@ -669,6 +669,29 @@ static inline uint32_t hisi_stream_section_version(GByteArray *stream,
                     4);
 }
 
+/*
+ * The version of @stream's subsection @name (migration/vmstate.c,
+ * vmstate_subsection_save: QEMU_VM_SUBSECTION, the name's length in a
+ * byte, the name, the version as a be32, then its fields)
+ */
+#define STREAM_SUBSECTION   0x05
+
+static inline uint32_t hisi_stream_subsection_version(GByteArray *stream,
+                                                      const char *name)
+{
+    size_t n = strlen(name);
+
+    for (size_t i = 0; i + 2 + n + 4 <= stream->len; i++) {
+        const guint8 *s = stream->data + i;
+
+        if (s[0] == STREAM_SUBSECTION && s[1] == n &&
+            !memcmp(s + 2, name, n)) {
+            return ldl_be_p(s + 2 + n);
+        }
+    }
+    g_assert_not_reached();
+}
+
 /* Make @stream's section @name claim @version (its layout stays) */
 static inline void hisi_stream_set_section_version(GByteArray *stream,
                                                    const char *name,
