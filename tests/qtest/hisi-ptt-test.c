@@ -3250,6 +3250,33 @@ static void test_real_tags_migrate_two_functions(void)
 }
 
 /*
+ * The CPU's accesses through every root port's window are traced, not
+ * through the first port's alone: a write of the liveness register of the
+ * edu behind rp1 is one MWr through rp1.
+ */
+static void test_real_cpu_write_second_port(void)
+{
+    static const PttTrace rp1_posted = {
+        .dir = DIR_OUTBOUND, .type = TYPE_POSTED, .fmt_8dw = true,
+        .target = RP1_PORT_BIT,
+    };
+    HisiEndpoint edu;
+    RealRecord rec[1];
+    Ptt p;
+
+    ptt_init_real_two_ports(&p, false);
+    hisi_endpoint_init(&p, &edu, RP1_DEVFN, RP1_EDU_BDF);
+    ptt_start(&p, rp1_posted);
+    qpci_io_writel(edu.dev, edu.bar, HISI_EDU_LIVENESS, 0x5a5a5a5a);
+    ptt_real_records(&p, rec, ARRAY_SIZE(rec));
+    ptt_stop(&p);
+    g_assert_cmphex(rec[0].dw[0], ==, 0x40000001);
+    g_assert_cmphex(rec[0].addr, ==, edu.bar.addr + HISI_EDU_LIVENESS);
+    g_free(edu.dev);
+    hisi_fini(&p);
+}
+
+/*
  * The root-port filter selects real TLPs by the port they go through:
  * with rp1's bit alone, of two configuration reads of the edu behind
  * 00:10.0 and one of the edu behind rp1, the last alone is traced.
@@ -3674,6 +3701,8 @@ int main(int argc, char **argv)
                    test_real_cpu_accesses);
     qtest_add_func("/hisi-ptt/real-traffic/cpu-byte-accesses",
                    test_real_cpu_byte_accesses);
+    qtest_add_func("/hisi-ptt/real-traffic/cpu-write-second-port",
+                   test_real_cpu_write_second_port);
     qtest_add_func("/hisi-ptt/real-traffic/port-filter",
                    test_real_port_filter);
     qtest_add_func("/hisi-ptt/real-traffic/port-at-rp-bdf-max",

@@ -784,13 +784,13 @@ static void pmu_set_rules(Pmu *p, const char *rules)
                              "'value': %s}}", rules);
 }
 
-/* The receive streams at @rate */
-static void pmu_set_rx_rate(Pmu *p, uint64_t rate)
+/* The queue streams of @kind (nic-rx or nic-tx) at @rate, the others at 0 */
+static void pmu_set_queue_rate(Pmu *p, const char *kind, uint64_t rate)
 {
     g_autofree char *rules = g_strdup_printf("stream=nic-all,rate=0;"
-                                             "stream=nic-rx,rate=%" PRIu64
+                                             "stream=%s,rate=%" PRIu64
                                              ",len=100,latency=400,"
-                                             "coalesce=10", rate);
+                                             "coalesce=10", kind, rate);
 
     pmu_set_rules(p, rules);
 }
@@ -818,7 +818,7 @@ static void test_queues_join_at_change(void)
             pmu_event(PPS_SSU_RPU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
     hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
     qtest_clock_step(p.qts, 1000500);
-    pmu_set_rx_rate(&p, 1000000);
+    pmu_set_queue_rate(&p, "nic-rx", 1000000);
     hisi_wr(&second, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
             pmu_qid_para(EDU_DEVFN, 2));
     pmu_count(&second, pmu_event(PPS_SSU_RPU, MODE_FUNC_QUEUE),
@@ -828,6 +828,15 @@ static void test_queues_join_at_change(void)
     hisi_fini(&p);
 }
 
+/* The queue streams a test changes the rate of, and their packets' event */
+typedef struct QueueKind {
+    const char *kind;
+    uint16_t packets;
+} QueueKind;
+
+static const QueueKind queue_rx = { "nic-rx", PPS_SSU_RPU };
+static const QueueKind queue_tx = { "nic-tx", PPS_TPU_SSU };
+
 /*
  * Rule changes (QMP) keep each stream's phase: the packets counted across
  * several of them, a pause among them, are linear (each interval at its
@@ -836,10 +845,13 @@ static void test_queues_join_at_change(void)
  * The last rate, 1 packet per ms, makes the phase count: each queue's
  * next packet comes when the work it still needed at that change is done,
  * 492.3 us on, and 2 packets come in the last 1.5 ms (a stream at that
- * rate from 0 ns would have them on whole ms: 1).
+ * rate from 0 ns would have them on whole ms: 1). The same for the
+ * receive and the transmit streams: a function's queue 0 transmits on its
+ * first stream, which a change carries like the others.
  */
-static void test_rule_changes_linear(void)
+static void test_rule_changes_linear(const void *data)
 {
+    const QueueKind *q = data;
     /* after each wait, the receive streams' new rate */
     static const struct {
         int64_t wait_ns;
@@ -854,15 +866,16 @@ static void test_rule_changes_linear(void)
     Pmu p;
 
     pmu_init(&p, "", NULL);
+    pmu_set_queue_rate(&p, q->kind, pieces[0].rate);
     start = qtest_clock_step(p.qts, 123457);
     hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
-            pmu_event(PPS_SSU_RPU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
+            pmu_event(q->packets, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
     hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 1),
             pmu_event(INTR_MSIX_NIC, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
     hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
     for (int i = 0; i < ARRAY_SIZE(changes); i++) {
         now = qtest_clock_step(p.qts, changes[i].wait_ns);
-        pmu_set_rx_rate(&p, changes[i].rate);
+        pmu_set_queue_rate(&p, q->kind, changes[i].rate);
         pieces[i + 1] = (RatePiece) { now, changes[i].rate };
     }
     now = qtest_clock_step(p.qts, 1500013);
@@ -1567,7 +1580,10 @@ int main(int argc, char **argv)
     qtest_add_data_func("/hns3-pmu/migration-overflow-pending/"
                         "next-overflow-by-timer", GINT_TO_POINTER(true),
                         test_migration_overflow_pending);
-    qtest_add_func("/hns3-pmu/rule-changes-linear", test_rule_changes_linear);
+    qtest_add_data_func("/hns3-pmu/rule-changes-linear/rx", &queue_rx,
+                        test_rule_changes_linear);
+    qtest_add_data_func("/hns3-pmu/rule-changes-linear/tx", &queue_tx,
+                        test_rule_changes_linear);
     qtest_add_func("/hns3-pmu/queues-join-at-change",
                    test_queues_join_at_change);
     qtest_add_func("/hns3-pmu/paused-stops-all-kinds",
