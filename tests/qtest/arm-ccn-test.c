@@ -311,7 +311,8 @@ static uint64_t ccn_cycles_snapshot(QTestState *qts)
 /*
  * PMSR_REQ copies the cycle counter, then 1000 (1 us at 1 GHz since
  * ccn_init() enabled the PMU), into PMCCNTRSR, which keeps it while the
- * counter goes on; before any request it reads 0, as the DT resets it.
+ * counter goes on; before any request it reads 0, as the DT resets it. A
+ * write with bit 0 clear requests nothing.
  */
 static void test_snapshot_status(void)
 {
@@ -320,6 +321,9 @@ static void test_snapshot_status(void)
     g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 0);
     g_assert_cmphex(ccn_cycles_snapshot(qts), ==, 0);
     qtest_clock_step(qts, 1000);
+    ccn_wr(qts, CCN_DT_REGION, A_DT_PMSR_REQ, 0);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 0);
+    g_assert_cmphex(ccn_cycles_snapshot(qts), ==, 0);
     ccn_wr(qts, CCN_DT_REGION, A_DT_PMSR_REQ, 1);
     g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 1);
     g_assert_cmpuint(ccn_cycles_snapshot(qts), ==, 1000);
@@ -543,7 +547,8 @@ static void test_watchpoint_registers(void)
 /*
  * A system reset takes the CCN back to where it starts: counting, with
  * every counter and the cycles written, it then reads as a fresh CCN
- * (the registers of the snapshot), and stays so, as nothing counts.
+ * (the registers of the snapshot, which all reset to 0), and stays so, as
+ * nothing counts.
  */
 static void test_system_reset(void)
 {
@@ -552,6 +557,11 @@ static void test_system_reset(void)
     QTestState *qts = ccn_start("", NULL);
 
     ccn_snapshot_take(qts, &fresh);
+    for (size_t i = 0; i < fresh.n; i++) {
+        g_test_message("region 0x%x offset 0x%x", fresh.region[i],
+                       fresh.off[i]);
+        g_assert_cmphex(fresh.val[i], ==, 0);
+    }
     qtest_quit(qts);
 
     qts = ccn_init_counting(&counting);
@@ -590,6 +600,23 @@ static void test_count_node_event_last_field(void)
     ccn_counter_select(qts, 1, HNF2_XP, DT_CONFIG_NODE + 3);
     qtest_clock_step(qts, 1000000);     /* 1 ms */
     g_assert_cmpuint(ccn_counter(qts, 1), ==, HNF_RATE / 1000);
+    qtest_quit(qts);
+}
+
+/*
+ * A node event of the device on an XP's port 1, in the first of the
+ * node's four fields: HN-F 3 (XP 1, port 1) is the DT config's node source
+ * 4 (port 1's first); HN-F 2 beside it, source 0, selects nothing.
+ */
+static void test_count_node_event_port_1(void)
+{
+    QTestState *qts = ccn_init();
+
+    ccn_wr(qts, CCN_NODE_REGION(3), A_NODE_PMU_EVENT_SEL,
+           HNF_POCQ_REQS_RECVD);
+    ccn_counter_select(qts, 0, HNF2_XP, DT_CONFIG_NODE + 4);
+    qtest_clock_step(qts, 1000000);     /* 1 ms */
+    g_assert_cmpuint(ccn_counter(qts, 0), ==, HNF_RATE / 1000);
     qtest_quit(qts);
 }
 
@@ -1596,6 +1623,8 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/count-node-event-last-field",
                    test_count_node_event_last_field);
     qtest_add_func("/arm-ccn/count-xp-event", test_count_xp_event);
+    qtest_add_func("/arm-ccn/count-node-event-port-1",
+                   test_count_node_event_port_1);
     qtest_add_func("/arm-ccn/count-xp-event-two-ports",
                    test_count_xp_event_two_ports);
     qtest_add_func("/arm-ccn/xp-without-devices", test_xp_without_devices);

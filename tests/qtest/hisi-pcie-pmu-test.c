@@ -412,6 +412,28 @@ static void test_real_cpu_accesses(void)
     hisi_fini(&p);
 }
 
+/*
+ * GLOBAL_CTRL 0 stops every counter where it stands (the driver's
+ * pmu_disable): counter 0 counts the DMA writes below rp0 for 100 us, none
+ * in the 100 us after, and the register reads 0.
+ */
+static void test_global_disable_stops(void)
+{
+    uint64_t cnt;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD));
+    qtest_clock_step(p.qts, 100 * 1000);
+    hisi_wr(&p, A_GLOBAL_CTRL, 0);
+    g_assert_cmphex(hisi_rd(&p, A_GLOBAL_CTRL), ==, 0);
+    cnt = hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0));
+    g_assert_cmpuint(cnt, >, 0);
+    qtest_clock_step(p.qts, 100 * 1000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, cnt);
+    hisi_fini(&p);
+}
+
 static void test_reset_values(void)
 {
     uint32_t bdf, info;
@@ -967,7 +989,10 @@ static void test_overflow_msi_when_due(void)
  */
 static void pmu_assert_overflow_msi_in(Pmu *p, int64_t ns)
 {
-    qtest_clock_step(p->qts, ns - 1);
+    /* qtest refuses a clock_step of 0 ns ("could not advance time") */
+    if (ns > 1) {
+        qtest_clock_step(p->qts, ns - 1);
+    }
     g_assert_false(hisi_msi_taken(p));
     qtest_clock_step(p->qts, 1);
     g_assert_true(hisi_msi_taken(p));
@@ -1000,23 +1025,34 @@ static void test_overflow_flux_msi_when_due(void)
     hisi_fini(&p);
 }
 
+/* A clock, and when the cycle counter one short of its wrap wraps */
+typedef struct CyclesWrap {
+    const char *props;
+    int64_t msi_ns;
+} CyclesWrap;
+
 /*
  * The MSI of an overflow comes with no register read, at the first ns by
  * which the counter has wrapped: EXT_CNT of a bandwidth event on a port
- * with no traffic, one cycle short of its wrap at 900 MHz. That cycle ends
- * 1.11 ns on, so the counter has not wrapped at 1 ns, has at 2 ns, and the
- * MSI comes at 2 ns.
+ * with no traffic, one cycle short of its wrap. At 900 MHz that cycle
+ * ends 1.11 ns on, so the counter has not wrapped at 1 ns, has at 2 ns,
+ * and the MSI comes at 2 ns; at 1 GHz it comes 1 ns on, the soonest the
+ * timer can be armed.
  */
-static void test_overflow_cycles_within_a_cycle(void)
+static const CyclesWrap wrap_within_a_cycle = { ",clock-freq=900000000", 2 };
+static const CyclesWrap wrap_next_ns = { ",clock-freq=1000000000", 1 };
+
+static void test_overflow_cycles_one_short(gconstpointer data)
 {
+    const CyclesWrap *w = data;
     Pmu p;
 
-    pmu_init(&p, ",clock-freq=900000000", NULL);
+    pmu_init(&p, w->props, NULL);
     hisi_msi_taken(&p);
     pmu_start(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_BOTH));
     hisi_wrq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0), UINT64_MAX);
     hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
-    pmu_assert_overflow_msi_in(&p, 2);
+    pmu_assert_overflow_msi_in(&p, w->msi_ns);
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==, 0);
     hisi_fini(&p);
 }
@@ -1724,6 +1760,30 @@ static void test_hot_unplug_uncounted_port(void)
 }
 
 /*
+ * An endpoint hot-unplugged below a root port outside the PMU's range
+ * (bdf-max 0x87: rp0 alone) is none of its business, even as it leaves: a
+ * counter on the port bits of both rp0 and rp1 counts rp0's edu (01:00.0)
+ * alone, never hp0's TLPs below rp1, which come as often.
+ */
+static void test_hot_unplug_outside_range(void)
+{
+    int64_t start, gone;
+    Pmu p;
+
+    pmu_init(&p, ",bdf-max=0x87", "-device", RP1_ARGS, "-device",
+             "edu,bus=rp1,id=hp0", NULL);
+    hisi_number_bus(&p, RP1_DEVFN, 2);
+    start = qtest_clock_step(p.qts, 1234);
+    pmu_start_payload(&p, RP_PORT_BIT | OTHER_PORT_BIT);
+    gone = qtest_clock_step(p.qts, 300 * 1000 + 567);
+    hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==,
+                     (DIV_ROUND_UP(gone, HP_TLP_NS) -
+                      DIV_ROUND_UP(start, HP_TLP_NS)) * HP_TLP_PAYLOAD);
+    hisi_fini(&p);
+}
+
+/*
  * Two endpoints below one root port, on the two downstream ports of a
  * switch below rp1 (HISI_SWITCH_ARGS): A at 04:00.0 and B at 05:00.0, both
  * there from the start, counted by rp1's port. A 500 ns pause moves their
@@ -1847,6 +1907,8 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/hisi-pcie-pmu/reset-values", test_reset_values);
+    qtest_add_func("/hisi-pcie-pmu/global-disable-stops",
+                   test_global_disable_stops);
     qtest_add_func("/hisi-pcie-pmu/real-dma", test_real_dma);
     qtest_add_func("/hisi-pcie-pmu/real-dma-any-counter",
                    test_real_dma_any_counter);
@@ -1901,8 +1963,10 @@ int main(int argc, char **argv)
                    test_overflow_longest_first_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-cycles-carried",
                    test_overflow_cycles_carried);
-    qtest_add_func("/hisi-pcie-pmu/overflow-cycles-within-a-cycle",
-                   test_overflow_cycles_within_a_cycle);
+    qtest_add_data_func("/hisi-pcie-pmu/overflow-cycles-within-a-cycle",
+                        &wrap_within_a_cycle, test_overflow_cycles_one_short);
+    qtest_add_data_func("/hisi-pcie-pmu/overflow-cycles-next-ns",
+                        &wrap_next_ns, test_overflow_cycles_one_short);
     qtest_add_func("/hisi-pcie-pmu/overflow-masked-msi-on-unmask",
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hisi-pcie-pmu/overflow-never-due",
@@ -1930,6 +1994,8 @@ int main(int argc, char **argv)
     qtest_add_data_func("/hisi-pcie-pmu/hot-unplug-other-port-counts-on",
                         GINT_TO_POINTER(true),
                         test_hot_unplug_counted_to_removal);
+    qtest_add_func("/hisi-pcie-pmu/hot-unplug-outside-range",
+                   test_hot_unplug_outside_range);
     qtest_add_func("/hisi-pcie-pmu/hot-unplug-uncounted-port",
                    test_hot_unplug_uncounted_port);
     qtest_add_func("/hisi-pcie-pmu/unplug-keeps-same-port",

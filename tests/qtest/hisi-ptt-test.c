@@ -334,6 +334,15 @@ static void test_wr_sts_counts_records(void)
     hisi_fini(&p);
 }
 
+/* Trace @t for 100 us and stop: the write status it leaves */
+static uint32_t ptt_trace_100us(Ptt *p, PttTrace t)
+{
+    ptt_start(p, t);
+    qtest_clock_step(p->qts, 100 * 1000);
+    ptt_stop(p);
+    return hisi_rd(p, A_TRACE_WR_STS);
+}
+
 /* Stopped, the write status stays for the driver. */
 static void test_wr_sts_kept_after_stop(void)
 {
@@ -341,10 +350,7 @@ static void test_wr_sts_kept_after_stop(void)
     Ptt p;
 
     ptt_init(&p, "", NULL);
-    ptt_start(&p, rp_inbound_4dw);
-    qtest_clock_step(p.qts, 100 * 1000);
-    ptt_stop(&p);
-    sts = hisi_rd(&p, A_TRACE_WR_STS);
+    sts = ptt_trace_100us(&p, rp_inbound_4dw);
     g_assert_cmphex(sts, !=, 0);
     qtest_clock_step(p.qts, 10 * 1000 * 1000);
     g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, sts);
@@ -609,10 +615,7 @@ static uint32_t ptt_records_of_requester(Ptt *p, PttTrace t,
 {
     uint32_t sts, n;
 
-    ptt_start(p, t);
-    qtest_clock_step(p->qts, 100 * 1000);
-    ptt_stop(p);
-    sts = hisi_rd(p, A_TRACE_WR_STS);
+    sts = ptt_trace_100us(p, t);
     g_assert_cmphex(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 0);
     n = FIELD_EX32(sts, TRACE_WR_STS, WRITE) / REC4_SIZE;
     *match = 0;
@@ -837,10 +840,7 @@ static uint32_t ptt_stop_and_shrink(Ptt *p)
 {
     uint32_t sts;
 
-    ptt_start(p, rp_4dw);
-    qtest_clock_step(p->qts, 100 * 1000);
-    ptt_stop(p);
-    sts = hisi_rd(p, A_TRACE_WR_STS);
+    sts = ptt_trace_100us(p, rp_4dw);
     g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, WRITE), >, REC4_SIZE);
     hisi_wr(p, A_TRACE_ADDR_SIZE, REC4_SIZE);
     hisi_wr(p, A_TRACE_INT_MASK, R_TRACE_INT_MASK_BUFS_MASK);
@@ -900,10 +900,7 @@ static void test_restart_without_rst_goes_on(void)
     Ptt p;
 
     ptt_init(&p, "", NULL);
-    ptt_start(&p, rp_4dw);
-    qtest_clock_step(p.qts, 100 * 1000);
-    ptt_stop(&p);
-    sts = hisi_rd(&p, A_TRACE_WR_STS);
+    sts = ptt_trace_100us(&p, rp_4dw);
     g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, WRITE), >, 0);
     hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_4dw) | R_TRACE_CTRL_EN_MASK);
     g_assert_false(ptt_idle(&p));
@@ -911,6 +908,38 @@ static void test_restart_without_rst_goes_on(void)
     qtest_clock_step(p.qts, 100 * 1000);
     g_assert_cmpuint(ptt_ring_pos(hisi_rd(&p, A_TRACE_WR_STS)), >,
                      ptt_ring_pos(sts));
+    ptt_stop(&p);
+    hisi_fini(&p);
+}
+
+/*
+ * Started again without RST where exactly one record still fits (the
+ * buffers shrunk to end one 4DW record after the offset where the trace
+ * stopped): that record goes at the end of buffer 0, after the records
+ * there, which stay as they were.
+ */
+static void test_restart_without_rst_last_record(void)
+{
+    g_autofree uint8_t *before = NULL;
+    g_autofree uint8_t *after = NULL;
+    uint32_t sts, write;
+    Ptt p;
+
+    ptt_init(&p, "", NULL);
+    sts = ptt_trace_100us(&p, rp_inbound_4dw);
+    write = FIELD_EX32(sts, TRACE_WR_STS, WRITE);
+    g_assert_cmpuint(FIELD_EX32(sts, TRACE_WR_STS, BUFFER), ==, 0);
+    g_assert_cmpuint(write, >, 0);
+    before = g_malloc(write);
+    after = g_malloc(write);
+    qtest_memread(p.qts, BUF_BASE, before, write);
+    hisi_wr(&p, A_TRACE_ADDR_SIZE, write + REC4_SIZE);
+    hisi_wr(&p, A_TRACE_CTRL, ptt_ctrl(rp_inbound_4dw) | R_TRACE_CTRL_EN_MASK);
+    qtest_clock_step(p.qts, 100 * 1000);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_INT_STAT) & BIT(0), ==, BIT(0));
+    qtest_memread(p.qts, BUF_BASE, after, write);
+    g_assert_cmpmem(after, write, before, write);
+    hisi_assert_no_guest_error(&p);
     ptt_stop(&p);
     hisi_fini(&p);
 }
@@ -1210,25 +1239,6 @@ static void test_traffic_burst_migrates(void)
     g_assert_cmpuint(ptt_tlps_selected_in(&dst, 1000 * 1000), ==, 0);
     hisi_fini(&dst);
     hisi_fini(&src);
-}
-
-/*
- * A burst running at a migration sends the traffic object's burst
- * subsection at its version 2, the only one every build takes
- */
-static void test_traffic_burst_stream_version(void)
-{
-    g_autoptr(GByteArray) stream = NULL;
-    Ptt p;
-
-    ptt_init_traced_traffic(&p);
-    ptt_set_burst_ns(&p, 1000 * 1000);
-    qtest_clock_step(p.qts, 300 * 1000);
-    stream = hisi_save_stream(&p);
-    g_assert_cmpuint(hisi_stream_subsection_version(stream,
-                                                    "hisi-traffic/burst"),
-                     ==, 2);
-    hisi_fini(&p);
 }
 
 /*
@@ -1953,6 +1963,34 @@ static void test_real_dma_completions(void)
 }
 
 /*
+ * An 8-byte read by the CPU through the root port's window, traced: the
+ * edu's DMA source address reads back what an 8-byte write put there, and
+ * the root port's MRd for it asks for its 2 DWs.
+ */
+static void test_real_cpu_qword_read(void)
+{
+    static const PttTrace port_np = {
+        .dir = DIR_OUTBOUND, .type = TYPE_NON_POSTED, .fmt_8dw = true,
+        .target = RP_PORT_BIT,
+    };
+    const uint64_t src = 0x0123456789abcdefull;
+    RealRecord rec[1];
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    qpci_io_writeq(r.edu.dev, r.edu.bar, HISI_EDU_DMA_SRC, src);
+    ptt_start(&r.p, port_np);
+    g_assert_cmphex(qpci_io_readq(r.edu.dev, r.edu.bar, HISI_EDU_DMA_SRC), ==,
+                    src);
+    ptt_real_records(&r.p, rec, ARRAY_SIZE(rec));
+    g_assert_cmphex(rec[0].fmt_type, ==, 0x00);
+    g_assert_cmpuint(rec[0].len_dw, ==, 2);
+    g_assert_cmphex(rec[0].addr, ==, r.edu.bar.addr + HISI_EDU_DMA_SRC);
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+}
+
+/*
  * The CPU's accesses to the edu (hisi_edu_cpu_accesses), traced by the
  * root port in three runs, one per kind the outbound direction takes
  * alone and then the inbound completions: the root port (00:10.0)
@@ -2307,6 +2345,30 @@ static void G_GNUC_NULL_TERMINATED ptt_init_on_real(Ptt *p, const char *props,
     hisi_args_add_valist(args, ap);
     va_end(ap);
     hisi_init(p, PTT_DEVFN, args);
+}
+
+/*
+ * A burst running at a migration sends the traffic object's burst
+ * subsection at its version 2, the only one every build takes: a
+ * destination loads it, and refuses it claiming version 1 (the layout
+ * before the burst's end was saved, which it would misread).
+ */
+static void test_traffic_burst_stream_version(void)
+{
+    g_autoptr(GByteArray) stream = NULL;
+    Ptt p;
+
+    ptt_init_on_real(&p, "", NULL);
+    ptt_set_burst_ns(&p, 1000 * 1000);
+    qtest_clock_step(p.qts, 300 * 1000);
+    stream = hisi_save_stream(&p);
+    hisi_fini(&p);
+    g_assert_cmpuint(hisi_stream_subsection_version(stream,
+                                                    "hisi-traffic/burst"),
+                     ==, 2);
+    g_assert_true(hisi_load_stream(stream, ptt_init_on_real));
+    hisi_stream_set_subsection_version(stream, "hisi-traffic/burst", 1);
+    g_assert_false(hisi_load_stream(stream, ptt_init_on_real));
 }
 
 /* The bytes of one next tag in a hisi-tap section: BDF (be16), tag */
@@ -3548,7 +3610,6 @@ static void test_real_replug_tags_from_0(void)
 {
     g_autofree char *mtree = NULL;
     g_auto(GStrv) around = NULL;
-    RealRecord rec[2];
     Ptt p;
 
     ptt_init(&p, ",id=ptt,traffic=t0", "-object",
@@ -3560,12 +3621,7 @@ static void test_real_replug_tags_from_0(void)
 
         hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
         hisi_endpoint_init(&p, &edu, RP1_DEVFN, RP1_EDU_BDF);
-        ptt_start(&p, rp1_edu_np);
-        hisi_edu_dma(&p, &edu, false, DMA_RAM, 1000);
-        ptt_stop(&p);
-        ptt_real_records(&p, rec, ARRAY_SIZE(rec));
-        g_assert_cmphex(rec[0].tag, ==, 0);
-        g_assert_cmphex(rec[1].tag, ==, 1);
+        ptt_dma_read_tags(&p, rp1_edu_np, &edu, RP1_EDU_BDF, 0);
         g_free(edu.dev);
         hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
     }
@@ -3573,6 +3629,63 @@ static void test_real_replug_tags_from_0(void)
     around = g_strsplit(mtree, "address-space: hisi-tap[rp1:00.0]", -1);
     g_assert_cmpuint(g_strv_length(around), ==, 2);
     hisi_fini(&p);
+}
+
+/*
+ * A function that leaves from below a bridge on the root bus was never
+ * observed (no root port is above it), and the observation goes on: an
+ * edu hot-plugged below a pci-bridge at 00:1e.0 is removed at once (its
+ * SHPC slot was never powered on), and the edu below rp0 then reads by
+ * DMA as before, tags 0 and 1.
+ */
+static void test_real_unplug_beside_ports(void)
+{
+    HisiEndpoint edu;
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY, "-device",
+             "pci-bridge,id=br,bus=pcie.0,addr=0x1e,chassis_nr=3", NULL);
+    qtest_qmp_device_add(p.qts, "edu", "hp0", "{'bus': 'br', 'addr': '1'}");
+    qtest_qmp_device_del_send(p.qts, "hp0");
+    qtest_qmp_eventwait(p.qts, "DEVICE_DELETED");
+    hisi_edu_init(&p, &edu, EDU_BDF);
+    ptt_dma_read_tags(&p, edu_np, &edu, EDU_BDF, 0);
+    g_free(edu.dev);
+    hisi_fini(&p);
+}
+
+/* How many of the tap's "observed" regions `info mtree` shows enabled */
+static unsigned ptt_observed_regions(Ptt *p)
+{
+    g_autofree char *mtree = qtest_hmp(p->qts, "info mtree");
+    g_auto(GStrv) lines = g_strsplit(mtree, "\n", -1);
+    unsigned n = 0;
+
+    for (int i = 0; lines[i]; i++) {
+        n += strstr(lines[i], ": observed") &&
+             !strstr(lines[i], "[disabled]");
+    }
+    return n;
+}
+
+/*
+ * The tap observes only while a device wants the real TLPs, as an idle
+ * tap costs nothing and an observed DMA about 20 times more
+ * (bench/real-traffic-cost): its regions are enabled while the PTT
+ * traces, disabled before and again after.
+ */
+static void test_real_observes_while_tracing(void)
+{
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    g_assert_cmpuint(ptt_observed_regions(&r.p), ==, 0);
+    ptt_start(&r.p, edu_np);
+    g_assert_cmpuint(ptt_observed_regions(&r.p), >, 0);
+    ptt_stop(&r.p);
+    g_assert_cmpuint(ptt_observed_regions(&r.p), ==, 0);
+    ptt_fini_real(&r);
 }
 
 /*
@@ -3665,6 +3778,8 @@ int main(int argc, char **argv)
                    test_8dw_small_buffers_not_started);
     qtest_add_func("/hisi-ptt/restart-without-rst-from-offset-0",
                    test_restart_without_rst_from_offset_0);
+    qtest_add_func("/hisi-ptt/restart-without-rst-last-record",
+                   test_restart_without_rst_last_record);
     qtest_add_func("/hisi-ptt/restart-without-rst-goes-on",
                    test_restart_without_rst_goes_on);
     qtest_add_func("/hisi-ptt/no-buffers", test_no_buffers);
@@ -3699,6 +3814,8 @@ int main(int argc, char **argv)
                    test_real_idle_and_source);
     qtest_add_func("/hisi-ptt/real-traffic/cpu-accesses",
                    test_real_cpu_accesses);
+    qtest_add_func("/hisi-ptt/real-traffic/cpu-qword-read",
+                   test_real_cpu_qword_read);
     qtest_add_func("/hisi-ptt/real-traffic/cpu-byte-accesses",
                    test_real_cpu_byte_accesses);
     qtest_add_func("/hisi-ptt/real-traffic/cpu-write-second-port",
@@ -3770,6 +3887,10 @@ int main(int argc, char **argv)
                    test_real_switch_unplug_migrates);
     qtest_add_func("/hisi-ptt/real-traffic/replug-tags-from-0",
                    test_real_replug_tags_from_0);
+    qtest_add_func("/hisi-ptt/real-traffic/observes-while-tracing",
+                   test_real_observes_while_tracing);
+    qtest_add_func("/hisi-ptt/real-traffic/unplug-beside-ports",
+                   test_real_unplug_beside_ports);
     qtest_add_func("/hisi-ptt/real-traffic/replug-takes-own-space",
                    test_real_replug_takes_own_space);
     qtest_add_func("/hisi-ptt/fault-tuning-busy", test_fault_tuning_busy);

@@ -670,26 +670,40 @@ static inline uint32_t hisi_stream_section_version(GByteArray *stream,
 }
 
 /*
- * The version of @stream's subsection @name (migration/vmstate.c,
+ * Where the version of @stream's subsection @name is (migration/vmstate.c,
  * vmstate_subsection_save: QEMU_VM_SUBSECTION, the name's length in a
  * byte, the name, the version as a be32, then its fields)
  */
 #define STREAM_SUBSECTION   0x05
 
-static inline uint32_t hisi_stream_subsection_version(GByteArray *stream,
-                                                      const char *name)
+static inline guint8 *hisi_stream_subsection_version_at(GByteArray *stream,
+                                                        const char *name)
 {
     size_t n = strlen(name);
 
     for (size_t i = 0; i + 2 + n + 4 <= stream->len; i++) {
-        const guint8 *s = stream->data + i;
+        guint8 *s = stream->data + i;
 
         if (s[0] == STREAM_SUBSECTION && s[1] == n &&
             !memcmp(s + 2, name, n)) {
-            return ldl_be_p(s + 2 + n);
+            return s + 2 + n;
         }
     }
     g_assert_not_reached();
+}
+
+static inline uint32_t hisi_stream_subsection_version(GByteArray *stream,
+                                                      const char *name)
+{
+    return ldl_be_p(hisi_stream_subsection_version_at(stream, name));
+}
+
+/* Make @stream's subsection @name claim @version (its layout stays) */
+static inline void hisi_stream_set_subsection_version(GByteArray *stream,
+                                                      const char *name,
+                                                      uint32_t version)
+{
+    stl_be_p(hisi_stream_subsection_version_at(stream, name), version);
 }
 
 /* Make @stream's section @name claim @version (its layout stays) */
