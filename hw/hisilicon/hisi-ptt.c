@@ -412,14 +412,18 @@ static void ptt_advance(HisiPttState *s, int64_t now)
         uint32_t got;
 
         if (!max) {
-            /* Stalled: count what is lost up to now and stop here. */
-            int64_t t = model_ptt_trace_peek(s->gen);
-
+            /*
+             * Stalled: what is not written of [from, now) is lost. Not
+             * the TLPs from the next one's time on: the records written
+             * may have ended among TLPs of one nanosecond.
+             */
             for (uint32_t i = 0; i < n; i++) {
                 s->lost += model_traffic_count_before(&s->streams[i].flow,
                                                       now) -
-                           model_traffic_count_before(&s->streams[i].flow, t);
+                           model_traffic_count_before(&s->streams[i].flow,
+                                                      from);
             }
+            s->lost -= written;
             break;
         }
         got = model_ptt_trace_fill(s->gen, s->dma_chunk, max);

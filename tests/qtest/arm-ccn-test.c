@@ -515,7 +515,10 @@ static void test_errint_handshake(void)
 
 /*
  * The four comparator registers of each watchpoint keep all 64 bits a
- * driver writes, word by word, and read them back
+ * driver writes, word by word, and read them back. The words that follow
+ * them within each watchpoint's 0x40 bytes are none of them: the first
+ * watchpoint's gap reads 0 and a write there changes nothing; the
+ * second's starts with XP_DT_CONTROL.
  */
 static void test_watchpoint_registers(void)
 {
@@ -531,6 +534,11 @@ static void test_watchpoint_registers(void)
                      HISI_REG_AT(regs[r], XP_DT_WP_STRIDE, wp),
                      0xf0e1d2c3b4a59687ull + wp * 0x10 + r);
         }
+    }
+    for (int off = XP_DT_WP_AT(XP_DT_CMP_VAL_L, 0) + XP_DT_CMP_REGS * 8;
+         off < XP_DT_WP_AT(XP_DT_CMP_VAL_L, 1); off += 4) {
+        ccn_wr(qts, CCN_XP_REGION(HNF2_XP), off, 0xffffffff);
+        g_assert_cmphex(ccn_rd(qts, CCN_XP_REGION(HNF2_XP), off), ==, 0);
     }
     for (int wp = 0; wp < CCN_WPS; wp++) {
         for (int r = 0; r < XP_DT_CMP_REGS; r++) {
@@ -589,7 +597,9 @@ static void test_count_node_event(void)
 
 /*
  * The event in the last of the four fields of a node's PMU_EVENT_SEL,
- * the first holding none: counter 1 on the DT config's node source 3
+ * the first holding none: counter 1 on the DT config's node source 3. The
+ * register reads back what was written, as the driver's read-modify-write
+ * of one field needs.
  */
 static void test_count_node_event_last_field(void)
 {
@@ -597,6 +607,8 @@ static void test_count_node_event_last_field(void)
 
     ccn_wr(qts, HNF2_REGION, A_NODE_PMU_EVENT_SEL,
            HNF_POCQ_REQS_RECVD << (3 * NODE_PMU_EVENT_SEL_BITS));
+    g_assert_cmphex(ccn_rd(qts, HNF2_REGION, A_NODE_PMU_EVENT_SEL), ==,
+                    HNF_POCQ_REQS_RECVD << (3 * NODE_PMU_EVENT_SEL_BITS));
     ccn_counter_select(qts, 1, HNF2_XP, DT_CONFIG_NODE + 3);
     qtest_clock_step(qts, 1000000);     /* 1 ms */
     g_assert_cmpuint(ccn_counter(qts, 1), ==, HNF_RATE / 1000);

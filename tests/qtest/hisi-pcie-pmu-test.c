@@ -324,9 +324,9 @@ static void test_real_dma_64bit_address(void)
 /*
  * A PMU counts the real traffic of the root ports it covers (bdf-min to
  * bdf-max) only: the edu's DMA of 1000 bytes to RAM through 00:10.0, 251
- * DWs of payload, counts on a PMU of 00:10.0 to 00:17.7 (the default) and
- * not on one of 00:11.0 to 00:11.7, whether by requester or by the port
- * bit 00:10.0 would have.
+ * DWs of payload, counts on a PMU of 00:10.0 alone (bdf-max 0x80: the
+ * bounds are in the range) and not on one of 00:11.0 to 00:11.7, whether
+ * by requester or by the port bit 00:10.0 would have.
  */
 static void test_real_dma_uncovered_port(void)
 {
@@ -343,7 +343,7 @@ static void test_real_dma_uncovered_port(void)
     hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
                          "traffic=t0,id=pmu,bdf-min=0x88,bdf-max=0x8f");
     hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0xa,"
-                         "traffic=t0,id=pmu1,core-id=1");
+                         "traffic=t0,id=pmu1,core-id=1,bdf-max=0x80");
     hisi_init(&p, PMU_DEVFN, args);
     covering = p;
     covering.dev = hisi_enable(&p, PMU1_DEVFN, &covering.bar);
@@ -1819,9 +1819,22 @@ static void test_unplug_keeps_same_port(void)
 /*
  * Two functions of one device below rp1, each with its own streams: 02:00.0
  * with the DMA writes of RULES, 02:00.1 a quarter as many (TLP k at 4000 k
- * ns). A count by the port is the sum of both, 1000 + 250 TLPs in 1 ms;
- * then, the traffic having met 02:00.0 first, one by requester 02:00.1
- * its 250 alone, with its own Requester ID.
+ * ns)
+ */
+static void pmu_set_two_function_rules(Pmu *p)
+{
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}",
+                             RULES ";ep=02:00.1,stream=dma-write,"
+                             "rate=250000");
+}
+
+/*
+ * The two functions of pmu_set_two_function_rules(): a count by the port
+ * is the sum of both, 1000 + 250 TLPs in 1 ms; then, the traffic having met
+ * 02:00.0 first, one by requester 02:00.1 its 250 alone, with its own
+ * Requester ID.
  */
 static void test_two_functions_below_one_port(void)
 {
@@ -1830,11 +1843,7 @@ static void test_two_functions_below_one_port(void)
 
     pmu_init_rp1(&p, "edu,bus=rp1,addr=0.0,multifunction=on",
                  "edu,bus=rp1,addr=0.1");
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}",
-                             RULES ";ep=02:00.1,stream=dma-write,"
-                             "rate=250000");
+    pmu_set_two_function_rules(&p);
     pmu_count(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_PAYLOAD),
               1000 * 1000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, (1000 + 250) * HP_TLP_PAYLOAD);
@@ -1845,13 +1854,35 @@ static void test_two_functions_below_one_port(void)
 }
 
 /*
+ * The overflow timer's bound adds up every stream a counter counts: a
+ * count by the port of both functions' whole TLPs (80 bytes) meets
+ * 02:00.0's at 0, 1000, 2000 ns, ... and 02:00.1's at 0, 4000, 8000 ns,
+ * ...; 50 TLPs short of its wrap, the 50th comes at 39000 ns, and the MSI
+ * at 39001 ns. A bound from one function alone comes 10 us late or more.
+ */
+static void test_overflow_two_functions_msi_when_due(void)
+{
+    Pmu p;
+
+    pmu_init_rp1(&p, "edu,bus=rp1,addr=0.0,multifunction=on",
+                 "edu,bus=rp1,addr=0.1");
+    pmu_set_two_function_rules(&p);
+    hisi_msi_taken(&p);
+    pmu_start(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_BOTH));
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -(50ull * 80));
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    pmu_assert_overflow_msi_in(&p, 39001);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+/*
  * The two functions of two-functions-below-one-port, 2 ms on: when
  * 02:00.1's next TLP comes, in ns from now to within 100 ns, the same
  * rules set again halfway if @rechange (a change of nothing)
  */
 static int64_t two_functions_next_tlp(bool rechange)
 {
-    const char *rules = RULES ";ep=02:00.1,stream=dma-write,rate=250000";
     uint64_t cnt, ext;
     int64_t ns = 0;
     Pmu p;
@@ -1860,10 +1891,7 @@ static int64_t two_functions_next_tlp(bool rechange)
                  "edu,bus=rp1,addr=0.1");
     for (int i = 0; i < 2; i++) {
         if (i == 0 || rechange) {
-            qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', "
-                                     "'arguments': {'path': 't0', "
-                                     "'property': 'rules', 'value': %s}}",
-                                     rules);
+            pmu_set_two_function_rules(&p);
         }
         /* The port's count meets both functions, 02:00.0 first. */
         pmu_count(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT,
@@ -2004,6 +2032,8 @@ int main(int argc, char **argv)
                    test_change_keeps_each_function);
     qtest_add_func("/hisi-pcie-pmu/two-functions-below-one-port",
                    test_two_functions_below_one_port);
+    qtest_add_func("/hisi-pcie-pmu/overflow-two-functions-msi-when-due",
+                   test_overflow_two_functions_msi_when_due);
     hisi_add_refusals("/hisi-pcie-pmu/refused", bad_properties,
                       G_N_ELEMENTS(bad_properties));
     return g_test_run();

@@ -1093,6 +1093,47 @@ static uint64_t ptt_tlps_selected_in(Ptt *p, int64_t ns)
     return ptt_tlps_selected(p) - before;
 }
 
+/*
+ * TLPs a trace of the root port's TLPs selects in its first ms, written or
+ * lost (@lost of them), in buffers of @size bytes the driver never frees
+ */
+static uint64_t ptt_rp_tlps_in_1ms(uint32_t size, uint64_t *lost)
+{
+    uint64_t n;
+    Ptt p;
+
+    ptt_init(&p, ",traffic=t0,id=ptt", "-object", "hisi-traffic,id=t0",
+             NULL);
+    ptt_start_sized(&p, rp_8dw, size);
+    qtest_clock_step(p.qts, 1000 * 1000);
+    hisi_rd(&p, A_TRACE_WR_STS);
+    n = ptt_tlps_selected(&p);
+    *lost = ptt_qom_get_uint(&p, "lost-tlps");
+    g_test_message("%" PRIu64 " TLPs, %" PRIu64 " lost", n, *lost);
+    hisi_fini(&p);
+    return n;
+}
+
+/*
+ * A stalled trace counts what it loses of every stream it selects, and
+ * nothing it wrote: in buffers of 4 KiB, 128 records, the trace of the
+ * root port's TLPs (several streams, some of them at the same ns) fills
+ * the first, writes the second up to its last record and loses the rest;
+ * the two add up to what it selects in buffers of 16 KiB, which hold them
+ * all (they overlap in RAM, which the count does not mind). The loss once
+ * counted from the time of the first TLP not written, so also the TLPs of
+ * that ns written before it: here one more (306).
+ */
+static void test_stalled_lost_every_stream(void)
+{
+    uint64_t lost;
+    uint64_t all = ptt_rp_tlps_in_1ms(0x4000, &lost);
+
+    g_assert_cmpuint(lost, ==, 0);
+    g_assert_cmpuint(ptt_rp_tlps_in_1ms(BUF_SIZE, &lost), ==, all);
+    g_assert_cmpuint(lost, ==, all - (2 * BUF_SIZE / REC8_SIZE - 1));
+}
+
 /* The PTT on traffic object t0, tracing the edu endpoint's DMA writes */
 static void ptt_init_traced_traffic(Ptt *p)
 {
@@ -2322,6 +2363,24 @@ static void test_real_port_at_rp_bdf_max(void)
         g_assert_cmphex(rec[i].requester, ==, EDU_BDF);
         g_assert_cmphex(rec[i].tag, ==, i);
     }
+    ptt_stop(&r.p);
+    ptt_fini_real(&r);
+}
+
+/*
+ * A root port outside the PTT's range is none of its business: on a PTT of
+ * 00:11.0 to 00:11.7, the edu's real DMA read through 00:10.0 is not
+ * traced, though the trace selects the edu as its requester.
+ */
+static void test_real_port_outside_range(void)
+{
+    RealPtt r;
+
+    ptt_init_real_props(&r, "real", ",rp-bdf-min=0x88,rp-bdf-max=0x8f");
+    ptt_start(&r.p, edu_np);
+    hisi_edu_dma(&r.p, &r.edu, false, DMA_RAM, 1000);
+    hisi_rd(&r.p, A_TRACE_WR_STS);
+    g_assert_cmpuint(ptt_tlps_selected(&r.p), ==, 0);
     ptt_stop(&r.p);
     ptt_fini_real(&r);
 }
@@ -3632,6 +3691,27 @@ static void test_real_replug_tags_from_0(void)
 }
 
 /*
+ * The same for the edu below rp0 from the start, the first function the
+ * tap saw: it reads by DMA with tags 0 and 1, is removed, and an edu
+ * plugged in its place reads with tags 0 and 1 again, not 2 and 3.
+ */
+static void test_real_replug_first_function(void)
+{
+    HisiEndpoint edu;
+    RealPtt r;
+
+    ptt_init_real(&r, "real");
+    ptt_edu_read_tags(&r, 0);
+    g_free(r.edu.dev);
+    hisi_hot_unplug(&r.p, HISI_RP_DEVFN, "edu0");
+    hisi_hotplug(&r.p, "rp0", HISI_RP_DEVFN, "edu", "hp0");
+    hisi_endpoint_init(&r.p, &edu, HISI_RP_DEVFN, EDU_BDF);
+    ptt_dma_read_tags(&r.p, edu_np, &edu, EDU_BDF, 0);
+    g_free(edu.dev);
+    hisi_fini(&r.p);
+}
+
+/*
  * A function that leaves from below a bridge on the root bus was never
  * observed (no root port is above it), and the observation goes on: an
  * edu hot-plugged below a pci-bridge at 00:1e.0 is removed at once (its
@@ -3745,6 +3825,8 @@ int main(int argc, char **argv)
                    test_stall_until_released);
     qtest_add_func("/hisi-ptt/stalled-buffer-filled-by-clock",
                    test_stalled_buffer_filled_by_clock);
+    qtest_add_func("/hisi-ptt/stalled-lost-every-stream",
+                   test_stalled_lost_every_stream);
     qtest_add_func("/hisi-ptt/fast-buffer-msi-after-1us",
                    test_fast_buffer_msi_after_1us);
     qtest_add_func("/hisi-ptt/masked-buffer-msi-on-unmask",
@@ -3824,6 +3906,8 @@ int main(int argc, char **argv)
                    test_real_port_filter);
     qtest_add_func("/hisi-ptt/real-traffic/port-at-rp-bdf-max",
                    test_real_port_at_rp_bdf_max);
+    qtest_add_func("/hisi-ptt/real-traffic/port-outside-range",
+                   test_real_port_outside_range);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate",
                    test_real_tags_migrate);
     qtest_add_func("/hisi-ptt/real-traffic/tap-stream-refused",
@@ -3891,6 +3975,8 @@ int main(int argc, char **argv)
                    test_real_observes_while_tracing);
     qtest_add_func("/hisi-ptt/real-traffic/unplug-beside-ports",
                    test_real_unplug_beside_ports);
+    qtest_add_func("/hisi-ptt/real-traffic/replug-first-function",
+                   test_real_replug_first_function);
     qtest_add_func("/hisi-ptt/real-traffic/replug-takes-own-space",
                    test_real_replug_takes_own_space);
     qtest_add_func("/hisi-ptt/fault-tuning-busy", test_fault_tuning_busy);

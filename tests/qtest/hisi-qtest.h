@@ -109,8 +109,8 @@ static inline GPtrArray *hisi_args_topology(const char *rules)
         hisi_args_add(args, "-object", NULL);
         hisi_args_addf(args, "hisi-traffic,id=t0,rules=%s", escaped);
     }
-    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device", "edu,bus=rp0",
-                  NULL);
+    hisi_args_add(args, "-device", HISI_RP_ARGS, "-device",
+                  "edu,bus=rp0,id=edu0", NULL);
     return args;
 }
 
