@@ -1506,6 +1506,48 @@ static void test_traffic_stream_refused(void)
     g_assert_false(hisi_load_stream(one_phase, pmu_init));
 }
 
+/* t0's rules, as QMP reads them */
+static char *pmu_traffic_rules(Pmu *p)
+{
+    QDict *rsp = qtest_qmp(p->qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': 't0', 'property': 'rules'}}");
+    char *rules = g_strdup(qdict_get_str(rsp, "return"));
+
+    qobject_unref(rsp);
+    return rules;
+}
+
+/*
+ * A load that fails within the hisi-traffic section, after its pre_load
+ * freed the tables to take the stream's (this stream ends after the seed),
+ * leaves an object that QMP can go on using: it has no rules, and new ones
+ * apply to the endpoints, NIC functions and ring nodes it holds: none.
+ */
+static void test_traffic_load_fails_midway(void)
+{
+    g_autoptr(GByteArray) stream = NULL;
+    g_autoptr(GByteArray) cut = g_byte_array_new();
+    g_autofree char *rules_after_load = NULL;
+    g_autofree char *rules_set = NULL;
+    Pmu p, dst;
+
+    pmu_init(&p, "", NULL);
+    stream = hisi_save_stream(&p);
+    hisi_fini(&p);
+    g_byte_array_append(cut, stream->data,
+                        hisi_stream_section_fields(stream, "hisi-traffic") +
+                        8);
+    g_assert_false(hisi_load_stream_into(&dst, cut, pmu_init));
+    rules_after_load = pmu_traffic_rules(&dst);
+    g_assert_cmpstr(rules_after_load, ==, "");
+    qtest_qmp_assert_success(dst.qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 't0', 'property': 'rules',"
+                             " 'value': 'stream=all,rate=1000'}}");
+    rules_set = pmu_traffic_rules(&dst);
+    g_assert_cmpstr(rules_set, ==, "stream=all,rate=1000");
+    hisi_fini(&dst);
+}
+
 /* Every counter's CNT, EXT_CNT and status */
 static void pmu_twin_log_counters(Pmu *p, HisiTwinLog *log)
 {
@@ -2008,6 +2050,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-pcie-pmu/stream-versions", test_stream_versions);
     qtest_add_func("/hisi-pcie-pmu/traffic-stream-refused",
                    test_traffic_stream_refused);
+    qtest_add_func("/hisi-pcie-pmu/traffic-load-fails-midway",
+                   test_traffic_load_fails_midway);
     qtest_add_data_func("/hisi-pcie-pmu/migration-overflow-pending/"
                         "event-started", GINT_TO_POINTER(false),
                         test_migration_overflow_pending);

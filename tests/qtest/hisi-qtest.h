@@ -716,26 +716,26 @@ static inline void hisi_stream_set_section_version(GByteArray *stream,
 }
 
 /*
- * A new QEMU, started by @init, loads @stream: whether it completed (else
- * it failed, and that QEMU runs on)
+ * A new QEMU, @dst started by @init, loads @stream: whether it completed
+ * (else it failed, and @dst runs on)
  */
-static inline bool hisi_load_stream(GByteArray *stream, HisiInitFn *init)
+static inline bool hisi_load_stream_into(HisiDev *dst, GByteArray *stream,
+                                         HisiInitFn *init)
 {
     g_autofree char *file = g_strdup_printf("%s/hisi-qtest-stream-in-%d",
                                             g_get_tmp_dir(), getpid());
     g_autofree char *uri = g_strdup_printf("file:%s", file);
     g_autoptr(GError) err = NULL;
     bool completed = false;
-    HisiDev dst;
 
     g_file_set_contents(file, (const char *)stream->data, stream->len, &err);
     g_assert_no_error(err);
-    init(&dst, "", "-incoming", "defer", NULL);
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'migrate-incoming',"
+    init(dst, "", "-incoming", "defer", NULL);
+    qtest_qmp_assert_success(dst->qts, "{'execute': 'migrate-incoming',"
                              " 'arguments': {'uri': %s,"
                              " 'exit-on-error': false}}", uri);
     for (int i = 0;; i++) {
-        QDict *rsp = qtest_qmp(dst.qts, "{'execute': 'query-migrate'}");
+        QDict *rsp = qtest_qmp(dst->qts, "{'execute': 'query-migrate'}");
         QDict *ret = qdict_get_qdict(rsp, "return");
         const char *status = qdict_haskey(ret, "status") ?
                              qdict_get_str(ret, "status") : "none";
@@ -751,8 +751,17 @@ static inline bool hisi_load_stream(GByteArray *stream, HisiInitFn *init)
         g_usleep(10 * 1000);
     }
     /* It runs on after a failed load */
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'query-status'}");
+    qtest_qmp_assert_success(dst->qts, "{'execute': 'query-status'}");
     unlink(file);
+    return completed;
+}
+
+/* hisi_load_stream_into() a QEMU that ends after it */
+static inline bool hisi_load_stream(GByteArray *stream, HisiInitFn *init)
+{
+    HisiDev dst;
+    bool completed = hisi_load_stream_into(&dst, stream, init);
+
     hisi_fini(&dst);
     return completed;
 }
