@@ -30,12 +30,13 @@
  * so the driver's DMA reset, time 0 of the records, lies in [S, E]; and T,
  * the time stamp of the first record (with --format 1: 32 bits of ns), or
  * "none".
- * The AUX buffer is drained while the trace runs. Prints one summary line
  * --ram LO-HI (hex) gives the guest's RAM: ram_out counts the endpoints'
  * memory requests to addresses outside it (an MSI's write, say).
+ * The AUX buffer is drained while the trace runs. Prints one summary line
  * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. cfg=.. ram_out=..
- * bytes=.. MBps=.. hash=.." (cfg: configuration requests; hash: FNV-1a of
- * the checked records' bytes)
+ * bytes=.. records_per_s=.. MBps=.. hash=.." (cfg: configuration requests;
+ * records_per_s and MBps: over the time the trace ran, which a starved guest
+ * oversleeping --ms stretches; hash: FNV-1a of the checked records' bytes)
  * and exits 0 when there were records and all were right.
  */
 #include <errno.h>
@@ -436,9 +437,9 @@ int main(int argc, char **argv)
 		printf("# times start_ns=%llu enabled_ns=%llu first=none\n",
 		       (unsigned long long)start_ns,
 		       (unsigned long long)enabled_ns);
-	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu MBps=%.1f hash=%016llx errors=%lu\n",
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f hash=%016llx errors=%lu\n",
 	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw, c.cfg, c.ram_out,
-	       (unsigned long long)head, head / secs / 1e6,
+	       (unsigned long long)head, c.records / secs, head / secs / 1e6,
 	       (unsigned long long)hash, errors);
 	return (c.records || !check) && head && !errors ? 0 : 1;
 }
