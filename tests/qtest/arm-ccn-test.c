@@ -312,7 +312,7 @@ static uint64_t ccn_cycles_snapshot(QTestState *qts)
  * PMSR_REQ copies the cycle counter, then 1000 (1 us at 1 GHz since
  * ccn_init() enabled the PMU), into PMCCNTRSR, which keeps it while the
  * counter goes on; before any request it reads 0, as the DT resets it. A
- * write with bit 0 clear requests nothing.
+ * write with bit 0 clear requests nothing, and clears nothing either.
  */
 static void test_snapshot_status(void)
 {
@@ -330,6 +330,8 @@ static void test_snapshot_status(void)
     qtest_clock_step(qts, 500);
     g_assert_cmpuint(ccn_cycles(qts), ==, 1500);
     g_assert_cmpuint(ccn_cycles_snapshot(qts), ==, 1000);
+    ccn_wr(qts, CCN_DT_REGION, A_DT_PMSR_CLR, 0);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 1);
     ccn_wr(qts, CCN_DT_REGION, A_DT_PMSR_CLR, 1);
     g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMSR), ==, 0);
     qtest_quit(qts);
@@ -857,6 +859,28 @@ static QTestState *ccn_init_near_overflow(void)
     return qts;
 }
 
+/*
+ * Counter 3 20000 of HN-F 2's requests short of its wrap, 10 ms at
+ * HNF_RATE: the overflow timer is armed when the most its source could
+ * count would wrap it, ms on, not 1 ns on again and again (as a bound
+ * that wrapped below zero would arm it).
+ */
+static void test_overflow_timer_by_rate(void)
+{
+    QTestState *qts = ccn_init();
+    int64_t start, due;
+
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
+           MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
+    start = qtest_clock_step(qts, 1);
+    ccn_count_hnf2_reqs(qts, 3);
+    ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(3), (uint32_t)-20000);
+    due = qtest_clock_step_next(qts) - start;
+    g_assert_cmpint(due, >=, 9 * 1000 * 1000);
+    g_assert_cmpint(due, <=, 10 * 1000 * 1000);
+    qtest_quit(qts);
+}
+
 /* The timer raises the overflow when due, without a read; the handler */
 static void test_overflow_irq_when_due(void)
 {
@@ -1227,8 +1251,8 @@ static void test_seed_change(void)
     g_assert_cmpuint(after1, ==, after2);
 }
 
-/* No register there */
-#define DT_UNKNOWN_REG      0x0500
+/* No register there, in the DT or in the MN */
+#define UNKNOWN_REG         0x0500
 /* Between PMCCNTR's two words and PMCCNTRSR: no register either */
 #define DT_AFTER_PMCCNTR    (A_DT_PMCCNTR + 8)
 
@@ -1248,8 +1272,9 @@ static void test_bad_accesses(void)
     ccn_wr(qts, HNF2_REGION, A_ALL_OLY_ID, 0);
     g_assert_cmphex(ccn_rd(qts, HNF2_REGION, A_ALL_OLY_ID), ==,
                     ccn_oly_id(TYPE_HNF, 2));
-    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, DT_UNKNOWN_REG), ==, 0);
-    ccn_wr(qts, CCN_DT_REGION, DT_UNKNOWN_REG, 0xffffffff);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, UNKNOWN_REG), ==, 0);
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, UNKNOWN_REG), ==, 0);
+    ccn_wr(qts, CCN_DT_REGION, UNKNOWN_REG, 0xffffffff);
     ccn_wr(qts, CCN_DT_REGION, A_DT_PMOVSR, 0xffffffff);
     ccn_snapshot_assert_same(qts, &before);
     g_assert_false(qtest_get_irq(qts, 0));
@@ -1653,6 +1678,8 @@ int main(int argc, char **argv)
                    test_no_count_with_dt_config_0);
     qtest_add_func("/arm-ccn/overflow-irq-when-due",
                    test_overflow_irq_when_due);
+    qtest_add_func("/arm-ccn/overflow-timer-by-rate",
+                   test_overflow_timer_by_rate);
     qtest_add_func("/arm-ccn/overflow-irq-at-wrap", test_overflow_irq_at_wrap);
     qtest_add_data_func("/arm-ccn/overflow-irq-rsp-rx",
                         GUINT_TO_POINTER(DIR_RX), test_overflow_irq_rsp);

@@ -1192,6 +1192,71 @@ static void test_overflow_timer_far(void)
     hisi_fini(&p);
 }
 
+/*
+ * A flux counter 80000 bytes short of its wrap, on the DMA writes of RULES
+ * (10^6 TLPs a second of 80 bytes: 16 DW of payload and the 4 of the
+ * header): the overflow timer is armed when the most those TLPs count
+ * could wrap it, 999 us on (one TLP's bytes counted at once), not sooner. A
+ * bound too loose arms it 1 ns on, again and again.
+ */
+static void test_overflow_timer_flux_bound(void)
+{
+    int64_t start;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    start = qtest_clock_step(p.qts, 1);
+    pmu_start(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH));
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -80000ull);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    g_assert_cmpint(qtest_clock_step_next(p.qts) - start, ==, 999 * 1000);
+    hisi_fini(&p);
+}
+
+/*
+ * The cycles of a flux event over 2^64 / 10^8 ns, some 184 s: their count
+ * at 100 MHz, ns times Hz plus the tenth of a cycle carried from 1 ns
+ * before, passes 2^64 and is divided in 128 bits, to 18446744073 cycles.
+ */
+static void test_cycles_past_2_64(void)
+{
+    const int64_t ns = UINT64_MAX / (1000 * 1000 * 100);
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    pmu_start(&p, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_BOTH));
+    qtest_clock_step(p.qts, 1);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==, 0);
+    qtest_clock_step(p.qts, ns);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==,
+                     (ns + 1) / 10);
+    hisi_fini(&p);
+}
+
+/*
+ * A delay of half a cycle a TLP (5 ns at 100 MHz), one cycle short of the
+ * wrap: the TLP at 0 ns brings half a cycle, the one at 1000 ns the other
+ * half, and the MSI comes at 1001 ns. No TLP brings a whole cycle, yet the
+ * overflow timer's bound must take one at once: the half carried from
+ * before completes it.
+ */
+static void test_overflow_half_cycle_delays(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': 'stream=dma-write,rate=1000000,"
+                             "len=16,latency=5'}}");
+    hisi_msi_taken(&p);
+    pmu_start(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT));
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), UINT64_MAX);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    pmu_assert_overflow_msi_in(&p, 1001);
+    hisi_fini(&p);
+}
+
 /* Masked: the status, no MSI; unmasking sends it */
 static void test_overflow_masked_msi_on_unmask(void)
 {
@@ -1351,6 +1416,16 @@ static void test_agrees_with_ptt(void)
     g_assert_cmpuint(cnt, ==, traced);
     g_free(ptt.dev);
     hisi_fini(&p);
+}
+
+/*
+ * A destination refuses a hisi-pcie-pmu section of version 1 (the layout
+ * before the PMU engine, which it would misread); the same stream at
+ * version 2 loads.
+ */
+static void test_stream_old_version_refused(void)
+{
+    hisi_assert_old_section_refused(pmu_init, "hisi-pcie-pmu", 2);
 }
 
 /* Counting goes on after migration from where it was. */
@@ -2027,6 +2102,12 @@ int main(int argc, char **argv)
                    test_overflow_flux_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-timer-far",
                    test_overflow_timer_far);
+    qtest_add_func("/hisi-pcie-pmu/overflow-timer-flux-bound",
+                   test_overflow_timer_flux_bound);
+    qtest_add_func("/hisi-pcie-pmu/cycles-past-2-64",
+                   test_cycles_past_2_64);
+    qtest_add_func("/hisi-pcie-pmu/overflow-half-cycle-delays",
+                   test_overflow_half_cycle_delays);
     qtest_add_func("/hisi-pcie-pmu/overflow-far-delay-msi-when-due",
                    test_overflow_far_delay_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-longest-first-msi-when-due",
@@ -2047,6 +2128,8 @@ int main(int argc, char **argv)
                    test_trigger_not_met_ahead);
     qtest_add_func("/hisi-pcie-pmu/agrees-with-ptt", test_agrees_with_ptt);
     qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
+    qtest_add_func("/hisi-pcie-pmu/stream-old-version-refused",
+                   test_stream_old_version_refused);
     qtest_add_func("/hisi-pcie-pmu/stream-versions", test_stream_versions);
     qtest_add_func("/hisi-pcie-pmu/traffic-stream-refused",
                    test_traffic_stream_refused);

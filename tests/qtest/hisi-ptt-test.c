@@ -1456,16 +1456,7 @@ static void test_migration(void)
  */
 static void test_stream_old_version_refused(void)
 {
-    g_autoptr(GByteArray) stream = NULL;
-    Ptt p;
-
-    ptt_init(&p, "", NULL);
-    stream = hisi_save_stream(&p);
-    hisi_fini(&p);
-    g_assert_cmpuint(hisi_stream_section_version(stream, "hisi-ptt"), ==, 3);
-    g_assert_true(hisi_load_stream(stream, ptt_init));
-    hisi_stream_set_section_version(stream, "hisi-ptt", 2);
-    g_assert_false(hisi_load_stream(stream, ptt_init));
+    hisi_assert_old_section_refused(ptt_init, "hisi-ptt", 3);
 }
 
 /* Where a twin-run test migrates the trace */

@@ -767,6 +767,27 @@ static inline bool hisi_load_stream(GByteArray *stream, HisiInitFn *init)
 }
 
 /*
+ * A destination that @init starts refuses the device's section @name one
+ * version before @version, the one it saves (a layout it would misread),
+ * and loads the same stream at @version.
+ */
+static inline void hisi_assert_old_section_refused(HisiInitFn *init,
+                                                   const char *name,
+                                                   uint32_t version)
+{
+    g_autoptr(GByteArray) stream = NULL;
+    HisiDev src;
+
+    init(&src, "", NULL);
+    stream = hisi_save_stream(&src);
+    hisi_fini(&src);
+    g_assert_cmpuint(hisi_stream_section_version(stream, name), ==, version);
+    g_assert_true(hisi_load_stream(stream, init));
+    hisi_stream_set_section_version(stream, name, version - 1);
+    g_assert_false(hisi_load_stream(stream, init));
+}
+
+/*
  * What a run saw, in order: a test runs its steps twice, once migrating at
  * some instant and once (the twin) not, and the two logs must be the same
  * entry for entry, name, index and value.

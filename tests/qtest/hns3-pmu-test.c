@@ -626,6 +626,28 @@ static void test_overflow_msi_when_due_slow_delay(void)
     hisi_fini(&p);
 }
 
+/*
+ * A delay counter 10^6 cycles short of its wrap: the RPU's 100 ns a
+ * packet, 2 packets a us, are 2 * 10^7 cycles a second at 100 MHz, so it
+ * wraps 50 ms on. The overflow timer is armed before that, by the most
+ * the streams it counts could bring (each at its whole latency, with a
+ * margin): more than a ms on, not 1 ns on again and again, as a bound
+ * that wrapped below zero would arm it.
+ */
+static void test_overflow_timer_delay_bound(void)
+{
+    int64_t start, due;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    start = qtest_clock_step(p.qts, 1);
+    pmu_start_near_overflow_of(&p, DLY_RPU, 1000 * 1000);
+    due = qtest_clock_step_next(p.qts) - start;
+    g_assert_cmpint(due, >, 1000 * 1000);
+    g_assert_cmpint(due, <=, 50 * 1000 * 1000);
+    hisi_fini(&p);
+}
+
 /* An event, and how far short of its wrap a counter of it starts */
 typedef struct OverflowCase {
     uint16_t event;
@@ -962,11 +984,12 @@ static void test_paused_stops_all_kinds(void)
 /*
  * A NIC function hot-plugged while a slot counts has traffic from its plug
  * on, RoCE's streams as well as its queues' (docs/traffic.md, Hot-plug):
- * 02:00.0, the only function of the PMU's range, sends RoCE packets at 1
- * per us, the first at the plug, so 701 in the 700.3 us after it, none
- * before. Plugged 300.5 us after the last change (the rules), a stream
- * that had run since that change (packets on whole us from it) would
- * count 700 after the plug, and 1001 with the 301 before it.
+ * 02:00.0, the PMU's whole range (bdf-min and bdf-max both), sends RoCE
+ * packets at 1 per us, the first at the plug, so 701 in the 700.3 us
+ * after it, none before. Plugged 300.5 us after the last change (the
+ * rules), a stream that had run since that change (packets on whole us
+ * from it) would count 700 after the plug, and 1001 with the 301 before
+ * it.
  */
 /* Slot 0 counting the RoCE packets sent (10^6/s a NIC function) from 1 us */
 static void pmu_count_roce_from_1us(Pmu *p)
@@ -978,10 +1001,10 @@ static void pmu_count_roce_from_1us(Pmu *p)
     hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
 }
 
-/* That, below an empty root port rp1 (bus 2) that the PMU covers */
+/* That, below an empty root port rp1 (bus 2), the PMU's range 02:00.0 */
 static void pmu_init_roce_below_rp1(Pmu *p)
 {
-    pmu_init(p, ",bdf-min=0x200,bdf-max=0x2ff", "-device", RP1_ARGS, NULL);
+    pmu_init(p, ",bdf-min=0x200,bdf-max=0x200", "-device", RP1_ARGS, NULL);
     hisi_number_bus(p, RP1_DEVFN, 2);
     pmu_count_roce_from_1us(p);
 }
@@ -1298,16 +1321,7 @@ static void test_migration(void)
  */
 static void test_stream_old_version_refused(void)
 {
-    g_autoptr(GByteArray) stream = NULL;
-    Pmu p;
-
-    pmu_init(&p, "", NULL);
-    stream = hisi_save_stream(&p);
-    hisi_fini(&p);
-    g_assert_cmpuint(hisi_stream_section_version(stream, "hns3-pmu"), ==, 2);
-    g_assert_true(hisi_load_stream(stream, pmu_init));
-    hisi_stream_set_section_version(stream, "hns3-pmu", 1);
-    g_assert_false(hisi_load_stream(stream, pmu_init));
+    hisi_assert_old_section_refused(pmu_init, "hns3-pmu", 2);
 }
 
 /*
@@ -1561,6 +1575,8 @@ int main(int argc, char **argv)
     }
     qtest_add_func("/hns3-pmu/overflow-msi-when-due-slow-delay",
                    test_overflow_msi_when_due_slow_delay);
+    qtest_add_func("/hns3-pmu/overflow-timer-delay-bound",
+                   test_overflow_timer_delay_bound);
     qtest_add_func("/hns3-pmu/overflow-status-reset",
                    test_overflow_status_reset);
     qtest_add_func("/hns3-pmu/overflow-masked-msi-on-unmask",
