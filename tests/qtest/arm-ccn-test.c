@@ -89,19 +89,28 @@ static uint64_t ccn_cycles(QTestState *qts)
 }
 
 /*
- * QEMU with the CCN, id "ccn": @props go on its -device option, then the
- * QEMU arguments up to a NULL.
+ * The arguments of QEMU with the CCN, id "ccn": @props go on its -device
+ * option, then the QEMU arguments of @ap up to a NULL
  */
-static QTestState *G_GNUC_NULL_TERMINATED ccn_start(const char *props, ...)
+static GPtrArray *ccn_args(const char *props, va_list ap)
 {
-    g_autoptr(GPtrArray) args = hisi_args_new();
-    QTestState *qts;
-    va_list ap;
+    GPtrArray *args = hisi_args_new();
 
     hisi_args_add(args, "-device", NULL);
     hisi_args_addf(args, "arm-ccn,id=ccn%s", props);
-    va_start(ap, props);
     hisi_args_add_valist(args, ap);
+    return args;
+}
+
+/* QEMU with the CCN, as ccn_args() has it */
+static QTestState *G_GNUC_NULL_TERMINATED ccn_start(const char *props, ...)
+{
+    g_autoptr(GPtrArray) args = NULL;
+    QTestState *qts;
+    va_list ap;
+
+    va_start(ap, props);
+    args = ccn_args(props, ap);
     va_end(ap);
     qts = hisi_qtest_start("", args);
     qtest_irq_intercept_out_named(qts, "/machine/peripheral/ccn",
@@ -820,6 +829,30 @@ static void test_cycles_write(void)
     qtest_quit(qts);
 }
 
+/*
+ * The cycle counter carries its fraction of a cycle over a write: at 100
+ * MHz (a cycle every 10 ns), 15 ns after the start half a cycle is in, so
+ * PMCCNTR written one cycle short of its 40-bit wrap wraps 5 ns on, and
+ * the interrupt comes then. A bound that left out the cycle a fraction can
+ * bring ahead of the clock's rate would arm the timer at 10 ns.
+ */
+static void test_overflow_cycles_carried(void)
+{
+    QTestState *qts = ccn_start(",clock-freq=100000000", NULL);
+
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
+           MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
+    ccn_pmu_enable(qts);
+    qtest_clock_step(qts, 15);
+    ccn_wr64(qts, CCN_DT_REGION, A_DT_PMCCNTR, MAKE_64BIT_MASK(0, 40));
+    qtest_clock_step(qts, 4);
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 1);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(ccn_cycles(qts), ==, 0);
+    qtest_quit(qts);
+}
+
 /* No count without PMU_EN: neither events nor cycles */
 static void test_no_count_without_pmu_en(void)
 {
@@ -844,6 +877,26 @@ static void test_no_count_with_dt_config_0(void)
     ccn_counter_select(qts, 0, HNF2_XP, 0);
     qtest_clock_step(qts, 1000000);
     g_assert_cmpuint(ccn_counter(qts, 0), ==, HNF_RATE / 1000);
+    qtest_quit(qts);
+}
+
+/*
+ * DT_CTL's DT_EN gates the event counters: cleared (as the driver's remove
+ * does), DT_CTL reads 0 and a counter of HN-F 2's requests stands still.
+ */
+static void test_dt_disabled_stops_events(void)
+{
+    QTestState *qts = ccn_init();
+    uint32_t count;
+
+    ccn_count_hnf2_reqs(qts, 0);
+    qtest_clock_step(qts, 1000000);
+    ccn_wr(qts, CCN_DT_REGION, A_DT_CTL, 0);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_CTL), ==, 0);
+    count = ccn_counter(qts, 0);
+    g_assert_cmpuint(count, ==, HNF_RATE / 1000);
+    qtest_clock_step(qts, 1000000);
+    g_assert_cmpuint(ccn_counter(qts, 0), ==, count);
     qtest_quit(qts);
 }
 
@@ -881,6 +934,33 @@ static void test_overflow_timer_by_rate(void)
     qtest_quit(qts);
 }
 
+/*
+ * The same for an XP event: counter 3 20000 of XP 0's REQ flits on bus 0
+ * short of its wrap, node 0 alone sending them, a flit a us: it wraps
+ * 20 ms on, and the timer is armed by the most the nodes could send (node
+ * 0's rate, and a flit ahead of it from each node), within the last ms
+ * before, not 1 ns on again and again.
+ */
+static void test_overflow_timer_xp_event(void)
+{
+    QTestState *qts = ccn_start_rules("stream=ring-all,rate=0;"
+                                      "node=0,stream=ring-req-tx,"
+                                      "rate=1000000");
+    int64_t start, due;
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, 0);
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
+           MN_ERRINT_CMD_PMU_EVENTS_ENABLE);
+    start = qtest_clock_step(qts, 1);
+    ccn_count_xp_flits(qts, 3, 0, 0, VC_REQ, 0);
+    ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(3), (uint32_t)-20000);
+    due = qtest_clock_step_next(qts) - start;
+    g_assert_cmpint(due, >=, 19 * 1000 * 1000);
+    g_assert_cmpint(due, <=, 20 * 1000 * 1000);
+    qtest_quit(qts);
+}
+
 /* The timer raises the overflow when due, without a read; the handler */
 static void test_overflow_irq_when_due(void)
 {
@@ -901,6 +981,24 @@ static void test_overflow_irq_when_due(void)
            MN_ERRINT_CMD_INTREQ_DEASSERT);
     g_assert_false(qtest_get_irq(qts, 0));
     g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERR_SIG_VAL), ==, 0);
+    qtest_quit(qts);
+}
+
+/*
+ * An overflow sets its PMOVSR bit, also one already set: counter 3 wraps,
+ * is set 10 short of its wrap again with PMOVSR left as it was, and wraps
+ * again; its bit stays set (it does not toggle).
+ */
+static void test_overflow_twice_stays_set(void)
+{
+    QTestState *qts = ccn_init_near_overflow();
+
+    qtest_clock_step(qts, 10000);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==, BIT(3));
+    ccn_wr(qts, CCN_DT_REGION, DT_PMEVCNT_AT(3), (uint32_t)-10);
+    qtest_clock_step(qts, 10000);
+    g_assert_cmpuint(ccn_counter(qts, 3), <, 20);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==, BIT(3));
     qtest_quit(qts);
 }
 
@@ -1486,6 +1584,50 @@ static void test_rule_change_two_nodes(void)
     qtest_quit(qts);
 }
 
+/*
+ * The first ring node the traffic object met carries on across a change
+ * too, also when no counter looked at it then: node 0's requests, a
+ * million a second, are counted by XP 0's REQ flits on bus 0 at 123457 ns
+ * (where the traffic meets node 0, first of all, and once), then not
+ * (counter 0 passes through). A change at 1123460 ns (0.46 of a request's
+ * interval on) sets three million. Counted again from 100 ns after the
+ * change, the next 100 ns hold the request that carried on, 180 ns after
+ * the change; a stream started afresh at the change would have none there
+ * (0 and 333 ns).
+ */
+static void test_rule_change_first_node(void)
+{
+    QTestState *qts = ccn_start_rules("stream=ring-all,rate=0;"
+                                      "node=0,stream=ring-req-tx,"
+                                      "rate=1000000");
+    RatePiece node0[2] = { { 0, 1000000 } };
+    int64_t from, now;
+    uint32_t before;
+
+    ccn_pmu_enable(qts);
+    ccn_xp_dt_enable(qts, 0);
+    qtest_clock_step(qts, 123457);
+    ccn_count_xp_flits(qts, 0, 0, 0, VC_REQ, 0);
+    /* one write: each fold of the XP event asks for node 0 */
+    ccn_wr(qts, CCN_XP_REGION(0), A_XP_DT_CONFIG, 0);
+    now = qtest_clock_step(qts, 1000003);
+    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}",
+                             "stream=ring-all,rate=0;"
+                             "node=0,stream=ring-req-tx,rate=3000000");
+    node0[1] = (RatePiece) { now, 3000000 };
+    from = qtest_clock_step(qts, 100);
+    before = ccn_counter(qts, 0);
+    ccn_count_xp_flits(qts, 0, 0, 0, VC_REQ, 0);
+    now = qtest_clock_step(qts, 100);
+    g_assert_cmpuint(closed_form_flits(node0, ARRAY_SIZE(node0), now) -
+                     closed_form_flits(node0, ARRAY_SIZE(node0), from), ==,
+                     1);
+    g_assert_cmpuint(ccn_counter(qts, 0) - before, ==, 1);
+    qtest_quit(qts);
+}
+
 /* The counters, the cycle counter and the overflow status */
 static void ccn_twin_log_counters(QTestState *qts, HisiTwinLog *log)
 {
@@ -1632,6 +1774,25 @@ static void test_migration_real_source_no_ports(void)
     qtest_quit(src);
 }
 
+/* The CCN's QEMU in @h, for the helpers that take a HisiInitFn */
+static void G_GNUC_NULL_TERMINATED ccn_init_dev(HisiDev *h, const char *props,
+                                                ...)
+{
+    g_autoptr(GPtrArray) args = NULL;
+    va_list ap;
+
+    va_start(ap, props);
+    args = ccn_args(props, ap);
+    va_end(ap);
+    hisi_start(h, args);
+}
+
+/* A destination refuses the CCN's section of version 2, and loads 3 */
+static void test_stream_old_version_refused(void)
+{
+    hisi_assert_old_section_refused(ccn_init_dev, "arm-ccn", 3);
+}
+
 /*
  * The stream says which version of its VMState the CCN's section holds,
  * 3, the one a QEMU of these devices loads
@@ -1674,13 +1835,21 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/cycles-write", test_cycles_write);
     qtest_add_func("/arm-ccn/no-count-without-pmu-en",
                    test_no_count_without_pmu_en);
+    qtest_add_func("/arm-ccn/dt-disabled-stops-events",
+                   test_dt_disabled_stops_events);
     qtest_add_func("/arm-ccn/no-count-with-dt-config-0",
                    test_no_count_with_dt_config_0);
     qtest_add_func("/arm-ccn/overflow-irq-when-due",
                    test_overflow_irq_when_due);
     qtest_add_func("/arm-ccn/overflow-timer-by-rate",
                    test_overflow_timer_by_rate);
+    qtest_add_func("/arm-ccn/overflow-timer-xp-event",
+                   test_overflow_timer_xp_event);
     qtest_add_func("/arm-ccn/overflow-irq-at-wrap", test_overflow_irq_at_wrap);
+    qtest_add_func("/arm-ccn/overflow-cycles-carried",
+                   test_overflow_cycles_carried);
+    qtest_add_func("/arm-ccn/overflow-twice-stays-set",
+                   test_overflow_twice_stays_set);
     qtest_add_data_func("/arm-ccn/overflow-irq-rsp-rx",
                         GUINT_TO_POINTER(DIR_RX), test_overflow_irq_rsp);
     qtest_add_data_func("/arm-ccn/overflow-irq-rsp-tx",
@@ -1703,6 +1872,8 @@ int main(int argc, char **argv)
                    test_counter_on_missing_xp);
     qtest_add_func("/arm-ccn/migration", test_migration);
     qtest_add_func("/arm-ccn/stream-version", test_stream_version);
+    qtest_add_func("/arm-ccn/stream-old-version-refused",
+                   test_stream_old_version_refused);
     qtest_add_func("/arm-ccn/migration-real-source-no-ports",
                    test_migration_real_source_no_ports);
     qtest_add_func("/arm-ccn/rule-changes-linear", test_rule_changes_linear);
@@ -1710,5 +1881,7 @@ int main(int argc, char **argv)
                    test_node_met_after_change);
     qtest_add_func("/arm-ccn/rule-change-two-nodes",
                    test_rule_change_two_nodes);
+    qtest_add_func("/arm-ccn/rule-change-first-node",
+                   test_rule_change_first_node);
     return g_test_run();
 }

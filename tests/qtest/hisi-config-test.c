@@ -222,6 +222,10 @@ static const ConfigCase cases[] = {
     /* The NIC's functions may be RCiEPs: a range on the root bus is fine */
     { "hns3-pmu/bdf-on-root-bus",
       VIRT "-device hns3-pmu,bdf-min=0x0,bdf-max=0xff", NULL, NULL },
+    /* The top of each range is taken */
+    { "hns3-pmu/ports-8", VIRT "-device hns3-pmu,ports=8", NULL, NULL },
+    { "hns3-pmu/tcs-8", VIRT "-device hns3-pmu,tcs=8", NULL, NULL },
+    { "hns3-pmu/queues-256", VIRT "-device hns3-pmu,queues=256", NULL, NULL },
 
     /* arm-ccn */
     { "arm-ccn/clock-freq-0", VIRT "-device arm-ccn,clock-freq=0", NULL,

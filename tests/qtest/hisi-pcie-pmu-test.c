@@ -962,7 +962,10 @@ static void pmu_start_near_overflow(Pmu *p)
     hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
 }
 
-/* The timer raises the overflow when due, without a read; W1C clears it */
+/*
+ * The timer raises the overflow when due, without a read; W1C clears it, a
+ * write of 0 nothing
+ */
 static void test_overflow_msi_when_due(void)
 {
     Pmu p;
@@ -978,6 +981,9 @@ static void test_overflow_msi_when_due(void)
                     R_INT_STAT_OVERFLOW_MASK);
     g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), <,
                      4 * CYCLES_PER_US / 2);
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_STAT, 0), 0);
+    g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==,
+                    R_INT_STAT_OVERFLOW_MASK);
     hisi_wr(&p, HISI_PCIE_PMU_REG(INT_STAT, 0), R_INT_STAT_OVERFLOW_MASK);
     g_assert_cmphex(hisi_rd(&p, HISI_PCIE_PMU_REG(INT_STAT, 0)), ==, 0);
     hisi_fini(&p);
@@ -1257,6 +1263,26 @@ static void test_overflow_half_cycle_delays(void)
     hisi_fini(&p);
 }
 
+/*
+ * A latency counter one TLP's delay short of its wrap: the TLPs of RULES
+ * each bring 500 ns, 50 cycles, which wrap it at its first TLP. Started at
+ * 1 ns, that is the TLP at 1000 ns, and the MSI comes the ns it is counted
+ * by, 1001 ns, not later.
+ */
+static void test_overflow_one_tlp_delay(void)
+{
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    g_assert_cmpint(qtest_clock_step(p.qts, 1), ==, 1);
+    hisi_msi_taken(&p);
+    pmu_start(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT));
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), -(1ull * CYCLES_PER_US / 2));
+    hisi_wr(&p, HISI_PCIE_PMU_REG(INT_MASK, 0), 0);
+    pmu_assert_overflow_msi_in(&p, 1000);
+    hisi_fini(&p);
+}
+
 /* Masked: the status, no MSI; unmasking sends it */
 static void test_overflow_masked_msi_on_unmask(void)
 {
@@ -1369,6 +1395,34 @@ static void test_trigger_kept_by_rewrite(void)
 }
 
 /*
+ * A TLP at the very ns of a write to EVENT_CTRL comes after it: a counter
+ * on a trigger every TLP meets (16 DW above 8), started 500 ns before the
+ * TLP at 1000 ns, has its trigger changed at 1000 ns to one no TLP meets
+ * (above 16 DW), EVENT_EN kept. Its trigger was never met, and it never
+ * counts.
+ */
+static void test_trigger_changed_at_tlp(void)
+{
+    uint64_t flux = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD) |
+                    R_EVENT_CTRL_EVENT_EN_MASK;
+    int64_t now;
+    Pmu p;
+
+    pmu_init(&p, "", NULL);
+    now = qtest_clock_step(p.qts, 1);
+    g_assert_cmpint(now, <, 500);
+    qtest_clock_step(p.qts, 500 - now);
+    pmu_start(&p, flux | pmu_trigger(3, false));
+    qtest_clock_step(p.qts, 500);
+    hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 0),
+             flux | pmu_trigger(4, false));
+    qtest_clock_step(p.qts, 10 * 1000);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(CNT, 0)), ==, 0);
+    g_assert_cmpuint(hisi_rdq(&p, HISI_PCIE_PMU_REG(EXT_CNT, 0)), ==, 0);
+    hisi_fini(&p);
+}
+
+/*
  * The bytes the PMU counts for one requester's inbound memory writes are
  * the payload bytes of the records a PTT on the same traffic traces over
  * the same interval.
@@ -1426,6 +1480,44 @@ static void test_agrees_with_ptt(void)
 static void test_stream_old_version_refused(void)
 {
     hisi_assert_old_section_refused(pmu_init, "hisi-pcie-pmu", 2);
+}
+
+/*
+ * Version 1's layout has no counters (they are fields of version 2): a
+ * stream in it is refused too, as the destination's counters would stay
+ * as reset, not be the source's. The counters' part of a stream of today,
+ * each counter's EVENT_CTRL (be64), INT_STAT and INT_MASK (be32 each) and
+ * whether its trigger was met (a byte), is cut out, and the section
+ * claims version 1.
+ */
+static void test_stream_v1_layout_refused(void)
+{
+    const size_t counter_bytes = 8 + 4 + 4 + 1;
+    const unsigned last = HISI_PCIE_PMU_COUNTERS - 1;
+    uint64_t first = pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD);
+    uint64_t other = pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT,
+                                    LEN_DEFAULT);
+    g_autoptr(GByteArray) stream = NULL;
+    size_t at;
+    Pmu src;
+
+    pmu_init(&src, "", NULL);
+    hisi_wrq(&src, HISI_PCIE_PMU_REG(EVENT_CTRL, 0), first);
+    hisi_wrq(&src, HISI_PCIE_PMU_REG(EVENT_CTRL, last), other);
+    stream = hisi_save_stream(&src);
+    hisi_fini(&src);
+    at = hisi_stream_section_fields(stream, "hisi-pcie-pmu");
+    while (ldq_be_p(stream->data + at) != first) {
+        at++;
+        g_assert_cmpuint(at + HISI_PCIE_PMU_COUNTERS * counter_bytes, <=,
+                         stream->len);
+    }
+    g_assert_cmphex(ldq_be_p(stream->data + at + last * counter_bytes), ==,
+                    other);
+    g_byte_array_remove_range(stream, at,
+                              HISI_PCIE_PMU_COUNTERS * counter_bytes);
+    hisi_stream_set_section_version(stream, "hisi-pcie-pmu", 1);
+    g_assert_false(hisi_load_stream(stream, pmu_init));
 }
 
 /* Counting goes on after migration from where it was. */
@@ -1596,7 +1688,8 @@ static char *pmu_traffic_rules(Pmu *p)
  * A load that fails within the hisi-traffic section, after its pre_load
  * freed the tables to take the stream's (this stream ends after the seed),
  * leaves an object that QMP can go on using: it has no rules, and new ones
- * apply to the endpoints, NIC functions and ring nodes it holds: none.
+ * apply to the endpoints, NIC functions and ring nodes it holds: none. The
+ * edu joins it when the PMU counts it, with RULES's 1000 TLPs in 1 ms.
  */
 static void test_traffic_load_fails_midway(void)
 {
@@ -1604,6 +1697,7 @@ static void test_traffic_load_fails_midway(void)
     g_autoptr(GByteArray) cut = g_byte_array_new();
     g_autofree char *rules_after_load = NULL;
     g_autofree char *rules_set = NULL;
+    uint64_t cnt, ext;
     Pmu p, dst;
 
     pmu_init(&p, "", NULL);
@@ -1617,9 +1711,12 @@ static void test_traffic_load_fails_midway(void)
     g_assert_cmpstr(rules_after_load, ==, "");
     qtest_qmp_assert_success(dst.qts, "{'execute': 'qom-set', 'arguments':"
                              " {'path': 't0', 'property': 'rules',"
-                             " 'value': 'stream=all,rate=1000'}}");
+                             " 'value': %s}}", RULES);
     rules_set = pmu_traffic_rules(&dst);
-    g_assert_cmpstr(rules_set, ==, "stream=all,rate=1000");
+    g_assert_cmpstr(rules_set, ==, RULES);
+    pmu_count(&dst, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 1000 * 64);
     hisi_fini(&dst);
 }
 
@@ -1971,6 +2068,34 @@ static void test_two_functions_below_one_port(void)
 }
 
 /*
+ * A trigger met in any stream a counter counts starts it for all: below
+ * rp1, 02:00.0 writes 16 DW a us and 02:00.1 32 DW every 4 us (TLP k at
+ * 4000 k ns), so a count by the port from 1 ns on, from the first TLP
+ * longer than 16 DW, starts at 02:00.1's at 4000 ns. In 1 ms it holds
+ * 02:00.0's 997 TLPs from 4000 ns on and 02:00.1's 250, and the cycles
+ * from 4000 ns.
+ */
+static void test_trigger_met_by_second_function(void)
+{
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_init_rp1(&p, "edu,bus=rp1,addr=0.0,multifunction=on",
+                 "edu,bus=rp1,addr=0.1");
+    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}",
+                             RULES ";ep=02:00.1,stream=dma-write,"
+                             "rate=250000,len=32");
+    qtest_clock_step(p.qts, 1);
+    pmu_count(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_PAYLOAD) |
+              pmu_trigger(4, false), 1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 997 * HP_TLP_PAYLOAD + 250 * 2 * HP_TLP_PAYLOAD);
+    g_assert_cmpuint(ext, ==, (1000 * 1000 + 1 - 4000) * CYCLES_PER_US / 1000);
+    hisi_fini(&p);
+}
+
+/*
  * The overflow timer's bound adds up every stream a counter counts: a
  * count by the port of both functions' whole TLPs (80 bytes) meets
  * 02:00.0's at 0, 1000, 2000 ns, ... and 02:00.1's at 0, 4000, 8000 ns,
@@ -2108,6 +2233,8 @@ int main(int argc, char **argv)
                    test_cycles_past_2_64);
     qtest_add_func("/hisi-pcie-pmu/overflow-half-cycle-delays",
                    test_overflow_half_cycle_delays);
+    qtest_add_func("/hisi-pcie-pmu/overflow-one-tlp-delay",
+                   test_overflow_one_tlp_delay);
     qtest_add_func("/hisi-pcie-pmu/overflow-far-delay-msi-when-due",
                    test_overflow_far_delay_msi_when_due);
     qtest_add_func("/hisi-pcie-pmu/overflow-longest-first-msi-when-due",
@@ -2122,6 +2249,8 @@ int main(int argc, char **argv)
                    test_overflow_masked_msi_on_unmask);
     qtest_add_func("/hisi-pcie-pmu/overflow-never-due",
                    test_overflow_never_due);
+    qtest_add_func("/hisi-pcie-pmu/trigger-changed-at-tlp",
+                   test_trigger_changed_at_tlp);
     qtest_add_func("/hisi-pcie-pmu/trigger-kept-by-rewrite",
                    test_trigger_kept_by_rewrite);
     qtest_add_func("/hisi-pcie-pmu/trigger-not-met-ahead",
@@ -2130,6 +2259,8 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-pcie-pmu/migration", test_migration);
     qtest_add_func("/hisi-pcie-pmu/stream-old-version-refused",
                    test_stream_old_version_refused);
+    qtest_add_func("/hisi-pcie-pmu/stream-v1-layout-refused",
+                   test_stream_v1_layout_refused);
     qtest_add_func("/hisi-pcie-pmu/stream-versions", test_stream_versions);
     qtest_add_func("/hisi-pcie-pmu/traffic-stream-refused",
                    test_traffic_stream_refused);
@@ -2159,6 +2290,8 @@ int main(int argc, char **argv)
                    test_change_keeps_each_function);
     qtest_add_func("/hisi-pcie-pmu/two-functions-below-one-port",
                    test_two_functions_below_one_port);
+    qtest_add_func("/hisi-pcie-pmu/trigger-met-by-second-function",
+                   test_trigger_met_by_second_function);
     qtest_add_func("/hisi-pcie-pmu/overflow-two-functions-msi-when-due",
                    test_overflow_two_functions_msi_when_due);
     hisi_add_refusals("/hisi-pcie-pmu/refused", bad_properties,

@@ -3404,6 +3404,26 @@ static void test_real_port_filter(void)
     hisi_fini(&p);
 }
 
+/* An edu's DMA write of 128 bytes: who writes, and where */
+typedef struct EduWrite {
+    uint16_t requester;
+    uint64_t addr;
+} EduWrite;
+
+/* @rec are the one MWr (32 DW) each of the @n writes @want, in order */
+static void ptt_assert_edu_writes(const RealRecord *rec, const EduWrite *want,
+                                  int n)
+{
+    for (int i = 0; i < n; i++) {
+        g_test_message("record %d: %08x %08x %08x %08x", i, rec[i].dw[0],
+                       rec[i].dw[1], rec[i].dw[2], rec[i].dw[3]);
+        g_assert_cmphex(rec[i].fmt_type, ==, 0x40);
+        g_assert_cmpuint(rec[i].len_dw, ==, 32);
+        g_assert_cmphex(rec[i].requester, ==, want[i].requester);
+        g_assert_cmphex(rec[i].addr, ==, want[i].addr);
+    }
+}
+
 /*
  * Each function's DMA carries its own Requester ID and goes through its
  * own root port, also when functions below two root ports have the same
@@ -3417,10 +3437,7 @@ static void test_real_two_ports_requesters(void)
         .dir = DIR_INBOUND_B, .type = TYPE_POSTED, .fmt_8dw = true,
         .target = RP_PORT_BIT | RP1_PORT_BIT,
     };
-    static const struct {
-        uint16_t requester;
-        uint64_t addr;
-    } want[] = {
+    static const EduWrite want[] = {
         { EDU_BDF, DMA_RAM },
         { RP1_EDU_BDF, DMA_RAM + 0x1000 },
     };
@@ -3437,13 +3454,43 @@ static void test_real_two_ports_requesters(void)
     }
     ptt_real_records(&p, rec, G_N_ELEMENTS(want));
     ptt_stop(&p);
+    ptt_assert_edu_writes(rec, want, G_N_ELEMENTS(want));
     for (int i = 0; i < G_N_ELEMENTS(want); i++) {
-        g_test_message("record %d: %08x %08x %08x %08x", i, rec[i].dw[0],
-                       rec[i].dw[1], rec[i].dw[2], rec[i].dw[3]);
-        g_assert_cmphex(rec[i].fmt_type, ==, 0x40);
-        g_assert_cmpuint(rec[i].len_dw, ==, 32);
-        g_assert_cmphex(rec[i].requester, ==, want[i].requester);
-        g_assert_cmphex(rec[i].addr, ==, want[i].addr);
+        g_free(edu[i].dev);
+    }
+    hisi_fini(&p);
+}
+
+/*
+ * Each function on a bus has its own Requester ID, also when two of one
+ * device do DMA: the edus at 02:00.0 and 02:00.1 (below rp1) each write
+ * 128 bytes to RAM, one MWr each, traced inbound on rp1's port.
+ */
+static void test_real_two_functions_requesters(void)
+{
+    static const EduWrite want[] = {
+        { RP1_EDU_BDF, DMA_RAM },
+        { RP1_EDU_BDF + 1, DMA_RAM + 0x1000 },
+    };
+    HisiEndpoint edu[G_N_ELEMENTS(want)];
+    RealRecord rec[G_N_ELEMENTS(want)];
+    Ptt p;
+
+    ptt_init(&p, ",traffic=t0,id=ptt", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY, "-device",
+             RP1_ARGS, "-device", "edu,bus=rp1,addr=0.0,multifunction=on",
+             "-device", "edu,bus=rp1,addr=0.1", NULL);
+    ptt_number_rp1(&p);
+    ptt_start(&p, rp1_dma_writes);
+    for (int i = 0; i < G_N_ELEMENTS(want); i++) {
+        /* each in its turn: the root port's window holds one BAR */
+        hisi_endpoint_init(&p, &edu[i], RP1_DEVFN, want[i].requester);
+        hisi_edu_dma(&p, &edu[i], true, want[i].addr, 128);
+    }
+    ptt_real_records(&p, rec, G_N_ELEMENTS(want));
+    ptt_stop(&p);
+    ptt_assert_edu_writes(rec, want, G_N_ELEMENTS(want));
+    for (int i = 0; i < G_N_ELEMENTS(want); i++) {
         g_free(edu[i].dev);
     }
     hisi_fini(&p);
@@ -3649,6 +3696,17 @@ static const PttTrace rp1_edu_np = {
     .requester = true, .target = RP1_EDU_BDF,
 };
 
+/* How many DMA spaces the tap has made for the function at @place */
+static unsigned ptt_tap_spaces(Ptt *p, const char *place)
+{
+    g_autofree char *mtree = qtest_hmp(p->qts, "info mtree");
+    g_autofree char *name = g_strdup_printf("address-space: hisi-tap[%s]",
+                                            place);
+    g_auto(GStrv) around = g_strsplit(mtree, name, -1);
+
+    return g_strv_length(around) - 1;
+}
+
 /*
  * A function plugged where another was removed is a new requester: an edu
  * hot-plugged below rp1 (02:00.0) reads 1000 bytes by DMA with tags 0 and
@@ -3658,8 +3716,6 @@ static const PttTrace rp1_edu_np = {
  */
 static void test_real_replug_tags_from_0(void)
 {
-    g_autofree char *mtree = NULL;
-    g_auto(GStrv) around = NULL;
     Ptt p;
 
     ptt_init(&p, ",id=ptt,traffic=t0", "-object",
@@ -3675,16 +3731,15 @@ static void test_real_replug_tags_from_0(void)
         g_free(edu.dev);
         hisi_hot_unplug(&p, RP1_DEVFN, "hp0");
     }
-    mtree = qtest_hmp(p.qts, "info mtree");
-    around = g_strsplit(mtree, "address-space: hisi-tap[rp1:00.0]", -1);
-    g_assert_cmpuint(g_strv_length(around), ==, 2);
+    g_assert_cmpuint(ptt_tap_spaces(&p, "rp1:00.0"), ==, 1);
     hisi_fini(&p);
 }
 
 /*
  * The same for the edu below rp0 from the start, the first function the
  * tap saw: it reads by DMA with tags 0 and 1, is removed, and an edu
- * plugged in its place reads with tags 0 and 1 again, not 2 and 3.
+ * plugged in its place reads with tags 0 and 1 again, not 2 and 3, in the
+ * space the first one had.
  */
 static void test_real_replug_first_function(void)
 {
@@ -3698,6 +3753,7 @@ static void test_real_replug_first_function(void)
     hisi_hotplug(&r.p, "rp0", HISI_RP_DEVFN, "edu", "hp0");
     hisi_endpoint_init(&r.p, &edu, HISI_RP_DEVFN, EDU_BDF);
     ptt_dma_read_tags(&r.p, edu_np, &edu, EDU_BDF, 0);
+    g_assert_cmpuint(ptt_tap_spaces(&r.p, "rp0:00.0"), ==, 1);
     g_free(edu.dev);
     hisi_fini(&r.p);
 }
@@ -3907,6 +3963,8 @@ int main(int argc, char **argv)
                    test_real_tags_migrate_two_ports);
     qtest_add_func("/hisi-ptt/real-traffic/tags-migrate-two-functions",
                    test_real_tags_migrate_two_functions);
+    qtest_add_func("/hisi-ptt/real-traffic/two-functions-requesters",
+                   test_real_two_functions_requesters);
     qtest_add_func("/hisi-ptt/real-traffic/two-ports-requesters",
                    test_real_two_ports_requesters);
     qtest_add_func("/hisi-ptt/real-traffic/mixed", test_real_mixed);

@@ -306,21 +306,31 @@ static inline void hisi_number_switch(HisiDev *h, int rp1_devfn)
 }
 
 /*
- * Start QEMU with 512M of RAM and @args (which put a root port at
- * 00:10.0), number the root port's secondary bus 1 as firmware would, and
- * enable the device at @devfn.
+ * Start QEMU with 512M of RAM and @args, its guest errors logged for
+ * hisi_guest_errors(), and no PCI function of @h's yet
  */
-static inline void hisi_init(HisiDev *h, int devfn, GPtrArray *args)
+static inline void hisi_start(HisiDev *h, GPtrArray *args)
 {
     static unsigned started;
 
-    h->log = g_strdup_printf("%s/hisi-qtest-%d-%u.log", g_get_tmp_dir(),
-                             getpid(), started++);
-    h->log_taken = 0;
+    *h = (HisiDev) {
+        .log = g_strdup_printf("%s/hisi-qtest-%d-%u.log", g_get_tmp_dir(),
+                               getpid(), started++),
+    };
     unlink(h->log);
     hisi_args_add(args, "-d", "guest_errors", "-D", h->log, NULL);
     h->qts = hisi_qtest_start("-m 512M", args);
     alloc_init(&h->alloc, 0, 0x40000000, 0x60000000, 4096);
+}
+
+/*
+ * Start QEMU as hisi_start() does, with @args that put a root port at
+ * 00:10.0, number the root port's secondary bus 1 as firmware would, and
+ * enable the device at @devfn.
+ */
+static inline void hisi_init(HisiDev *h, int devfn, GPtrArray *args)
+{
+    hisi_start(h, args);
     qpci_init_generic(&h->bus, h->qts, &h->alloc, false);
     hisi_number_bus(h, HISI_RP_DEVFN, 1);
     h->dev = hisi_enable(h, devfn, &h->bar);

@@ -412,11 +412,21 @@ static void test_filter_func_queue(void)
     hisi_fini(&p);
 }
 
+/* The traffic's rules, by qom-set: a change of the traffic now */
+static void pmu_set_rules(Pmu *p, const char *rules)
+{
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}", rules);
+}
+
 /*
  * A function on the root bus in [bdf-min, bdf-max] is one of the NIC's, as
  * the NIC's RCiEPs are on hardware: it counts globally and in the function
  * filter and has its queues. The edu below the root port (bus 1) and the
- * root-bus edu at 00:04.0 are outside the range.
+ * root-bus edu at 00:04.0 are outside the range. Rules see its root port
+ * as 00:00.0, the host bridge's BDF, which no root port has: a rule with
+ * port=00:00.0 sets its queues' packets to 3 a us.
  */
 static void test_root_bus_function(void)
 {
@@ -438,6 +448,10 @@ static void test_root_bus_function(void)
             R_EVENT_QID_CTRL_REQ_MASK);
     g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0)), ==,
                     R_EVENT_QID_CTRL_DONE_MASK);
+    pmu_set_rules(&p, RULES ";port=00:00.0,stream=nic-rx,rate=3000000");
+    pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_FUNC), pmu_func(RCIEP_DEVFN),
+              1000000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, 6000);
     hisi_fini(&p);
 }
 
@@ -674,6 +688,29 @@ static void pmu_init_overflow_case(Pmu *p, const OverflowCase *c)
     hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER, 0), -c->left);
 }
 
+/* The ns on by which @counter of @twin wraps, read every ns (20 us at most) */
+static int64_t pmu_twin_wrap_ns(Pmu *twin, uint64_t counter)
+{
+    int64_t wrap_ns = 0;
+
+    while ((int64_t)hisi_rdq(twin, counter) < 0) {
+        g_assert_cmpint(wrap_ns, <, 20 * 1000);
+        qtest_clock_step(twin->qts, 1);
+        wrap_ns++;
+    }
+    return wrap_ns;
+}
+
+/* Slot 0's overflow MSI comes @wrap_ns on, not a ns before */
+static void pmu_assert_msi_at(Pmu *p, int64_t wrap_ns)
+{
+    qtest_clock_step(p->qts, wrap_ns - 1);
+    g_assert_false(hisi_msi_taken(p));
+    qtest_clock_step(p->qts, 1);
+    g_assert_true(hisi_msi_taken(p));
+    g_assert_true(pmu_overflow_pending(p, 0));
+}
+
 /*
  * The overflow MSI comes at the first ns by which the counter has wrapped
  * (docs/hns3-pmu.md), with no register read, for packets, bytes (bounded
@@ -686,23 +723,14 @@ static void test_overflow_msi_at_wrap(gconstpointer data)
     const OverflowCase *c = data;
     uint64_t counter = c->ext ? HNS3_PMU_SLOT_REG(EVENT_EXT_COUNTER, 0) :
                                 HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0);
-    int64_t wrap_ns = 0;
+    int64_t wrap_ns;
     Pmu p, twin;
 
     pmu_init_overflow_case(&twin, c);
-    while ((int64_t)hisi_rdq(&twin, counter) < 0) {
-        g_assert_cmpint(wrap_ns, <, 20 * 1000);
-        qtest_clock_step(twin.qts, 1);
-        wrap_ns++;
-    }
+    wrap_ns = pmu_twin_wrap_ns(&twin, counter);
     hisi_fini(&twin);
-
     pmu_init_overflow_case(&p, c);
-    qtest_clock_step(p.qts, wrap_ns - 1);
-    g_assert_false(hisi_msi_taken(&p));
-    qtest_clock_step(p.qts, 1);
-    g_assert_true(hisi_msi_taken(&p));
-    g_assert_true(pmu_overflow_pending(&p, 0));
+    pmu_assert_msi_at(&p, wrap_ns);
     hisi_fini(&p);
 }
 
@@ -798,14 +826,6 @@ static uint64_t closed_form_packets(const RatePiece *pieces, unsigned n,
     return work / 1000000000u + 1;
 }
 
-/* The traffic's rules, by qom-set: a change of the traffic now */
-static void pmu_set_rules(Pmu *p, const char *rules)
-{
-    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}", rules);
-}
-
 /* The queue streams of @kind (nic-rx or nic-tx) at @rate, the others at 0 */
 static void pmu_set_queue_rate(Pmu *p, const char *kind, uint64_t rate)
 {
@@ -815,6 +835,65 @@ static void pmu_set_queue_rate(Pmu *p, const char *kind, uint64_t rate)
                                              "coalesce=10", kind, rate);
 
     pmu_set_rules(p, rules);
+}
+
+/*
+ * Traffic seed 45766372 gives the queue-0 stream of the edu's function
+ * (01:00.0), receiving packets of 64 to 9000 bytes, a pattern of 16 whose
+ * first packet is its longest: 7679 bytes, the other 15 of 2904 at most
+ * (a search over the seeds found it).
+ */
+#define LONGEST_FIRST_SEED  45766372
+#define LONGEST_FIRST_BYTES 7679
+
+/*
+ * Slot 0 counting the bytes 01:00.0's queue 0 receives, a packet a us,
+ * from 15.5 us on, the overflow unmasked: the pattern's first packet comes
+ * again at 16 us (packet 16), and the counter is that packet's bytes short
+ * of its wrap.
+ */
+static void pmu_init_longest_first(Pmu *p)
+{
+    pmu_init(p, "", NULL);
+    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'seed', "
+                             "'value': %d}}", LONGEST_FIRST_SEED);
+    pmu_set_rules(p, "stream=nic-all,rate=0;"
+                  "stream=nic-rx,rate=1000000,len=64-9000");
+    qtest_clock_step(p->qts, 15500);
+    hisi_msi_taken(p);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
+            pmu_qid_para(EDU_DEVFN, 0));
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_HIGH, 0), pmu_func(EDU_DEVFN));
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
+            pmu_event(BW_SSU_RPU, MODE_FUNC_QUEUE) |
+            R_EVENT_CTRL_LOW_EN_MASK);
+    hisi_wrq(p, HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0), -LONGEST_FIRST_BYTES);
+    hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_INTR_MASK, 0), 0);
+    hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
+}
+
+/*
+ * The bound of a byte counter takes the longest packet of each stream's
+ * whole pattern, its first too: a counter one packet short of its wrap
+ * wraps at that packet, the pattern's longest, twice as long as any other,
+ * and its MSI comes then (a twin that reads its counter every ns finds
+ * that ns), not once a bound from the others' longest is reached.
+ */
+static void test_overflow_msi_longest_first(void)
+{
+    uint64_t counter = HNS3_PMU_SLOT_REG(EVENT_COUNTER, 0);
+    int64_t wrap_ns;
+    Pmu p, twin;
+
+    pmu_init_longest_first(&twin);
+    wrap_ns = pmu_twin_wrap_ns(&twin, counter);
+    /* that one packet brought the bytes to go, no more */
+    g_assert_cmpuint(hisi_rdq(&twin, counter), ==, 0);
+    hisi_fini(&twin);
+    pmu_init_longest_first(&p);
+    pmu_assert_msi_at(&p, wrap_ns);
+    hisi_fini(&p);
 }
 
 /*
@@ -1575,6 +1654,8 @@ int main(int argc, char **argv)
     }
     qtest_add_func("/hns3-pmu/overflow-msi-when-due-slow-delay",
                    test_overflow_msi_when_due_slow_delay);
+    qtest_add_func("/hns3-pmu/overflow-msi-longest-first",
+                   test_overflow_msi_longest_first);
     qtest_add_func("/hns3-pmu/overflow-timer-delay-bound",
                    test_overflow_timer_delay_bound);
     qtest_add_func("/hns3-pmu/overflow-status-reset",
