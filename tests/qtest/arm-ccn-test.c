@@ -1448,9 +1448,7 @@ static void ccn_set_hnf2_rate(QTestState *qts, uint64_t rate)
                                              "node=2,stream=ring-req-rx,"
                                              "rate=%" PRIu64, rate);
 
-    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}", rules);
+    hisi_set_rules(qts, rules);
 }
 
 /*
@@ -1566,12 +1564,9 @@ static void test_rule_change_two_nodes(void)
     ccn_wr(qts, HNF10_REGION, A_NODE_PMU_EVENT_SEL, HNF_POCQ_REQS_RECVD);
     ccn_counter_select(qts, 1, HNF10_XP, DT_CONFIG_NODE);
     now = qtest_clock_step(qts, 1000003);
-    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}",
-                             "stream=ring-all,rate=0;"
-                             "node=2,stream=ring-req-rx,rate=5000000;"
-                             "node=10,stream=ring-req-rx,rate=1200000");
+    hisi_set_rules(qts, "stream=ring-all,rate=0;"
+                   "node=2,stream=ring-req-rx,rate=5000000;"
+                   "node=10,stream=ring-req-rx,rate=1200000");
     hnf2[1] = (RatePiece) { now, 5000000 };
     hnf10[1] = (RatePiece) { now, 1200000 };
     now = qtest_clock_step(qts, 1000301);
@@ -1611,11 +1606,8 @@ static void test_rule_change_first_node(void)
     /* one write: each fold of the XP event asks for node 0 */
     ccn_wr(qts, CCN_XP_REGION(0), A_XP_DT_CONFIG, 0);
     now = qtest_clock_step(qts, 1000003);
-    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}",
-                             "stream=ring-all,rate=0;"
-                             "node=0,stream=ring-req-tx,rate=3000000");
+    hisi_set_rules(qts, "stream=ring-all,rate=0;"
+                   "node=0,stream=ring-req-tx,rate=3000000");
     node0[1] = (RatePiece) { now, 3000000 };
     from = qtest_clock_step(qts, 100);
     before = ccn_counter(qts, 0);

@@ -1133,10 +1133,7 @@ static void test_overflow_longest_first_msi_when_due(void)
     qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
                              "{'path': '/objects/t0', 'property': 'seed', "
                              "'value': 81819240}}");
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': '/objects/t0', 'property': 'rules', "
-                             "'value': 'stream=dma-write,rate=1000000,"
-                             "len=1-1024'}}");
+    hisi_set_rules(p.qts, "stream=dma-write,rate=1000000,len=1-1024");
     hisi_msi_taken(&p);
     hisi_wrq(&p, HISI_PCIE_PMU_REG(EVENT_CTRL, 1), flux);
     hisi_wr(&p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_EN_MASK);
@@ -1251,10 +1248,7 @@ static void test_overflow_half_cycle_delays(void)
     Pmu p;
 
     pmu_init(&p, "", NULL);
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': 'stream=dma-write,rate=1000000,"
-                             "len=16,latency=5'}}");
+    hisi_set_rules(p.qts, "stream=dma-write,rate=1000000,len=16,latency=5");
     hisi_msi_taken(&p);
     pmu_start(&p, pmu_port_event(RX_MWR_LATENCY, RP_PORT_BIT, LEN_DEFAULT));
     hisi_wrq(&p, HISI_PCIE_PMU_REG(CNT, 0), UINT64_MAX);
@@ -1335,10 +1329,7 @@ static uint64_t pmu_two_on_trigger(Pmu *p)
                     pmu_trigger(3, false) | R_EVENT_CTRL_EVENT_EN_MASK;
 
     /* TLPs of 1 to 9 DW: 1 in 9 or fewer is longer than 8 DW */
-    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': 'stream=dma-write,rate=1000000,"
-                             "len=1-9,latency=500'}}");
+    hisi_set_rules(p->qts, "stream=dma-write,rate=1000000,len=1-9,latency=500");
     for (unsigned idx = 0; idx < 2; idx++) {
         hisi_wrq(p, HISI_PCIE_PMU_REG(EVENT_CTRL, idx), flux);
     }
@@ -1673,17 +1664,6 @@ static void test_traffic_stream_refused(void)
     g_assert_false(hisi_load_stream(one_phase, pmu_init));
 }
 
-/* t0's rules, as QMP reads them */
-static char *pmu_traffic_rules(Pmu *p)
-{
-    QDict *rsp = qtest_qmp(p->qts, "{'execute': 'qom-get', 'arguments':"
-                           " {'path': 't0', 'property': 'rules'}}");
-    char *rules = g_strdup(qdict_get_str(rsp, "return"));
-
-    qobject_unref(rsp);
-    return rules;
-}
-
 /*
  * A load that fails within the hisi-traffic section, after its pre_load
  * freed the tables to take the stream's (this stream ends after the seed),
@@ -1707,12 +1687,10 @@ static void test_traffic_load_fails_midway(void)
                         hisi_stream_section_fields(stream, "hisi-traffic") +
                         8);
     g_assert_false(hisi_load_stream_into(&dst, cut, pmu_init));
-    rules_after_load = pmu_traffic_rules(&dst);
+    rules_after_load = hisi_rules(dst.qts);
     g_assert_cmpstr(rules_after_load, ==, "");
-    qtest_qmp_assert_success(dst.qts, "{'execute': 'qom-set', 'arguments':"
-                             " {'path': 't0', 'property': 'rules',"
-                             " 'value': %s}}", RULES);
-    rules_set = pmu_traffic_rules(&dst);
+    hisi_set_rules(dst.qts, RULES);
+    rules_set = hisi_rules(dst.qts);
     g_assert_cmpstr(rules_set, ==, RULES);
     pmu_count(&dst, pmu_port_event(RX_MWR_FLUX, RP_PORT_BIT, LEN_PAYLOAD),
               1000 * 1000, &cnt, &ext);
@@ -2037,11 +2015,7 @@ static void test_unplug_keeps_same_port(void)
  */
 static void pmu_set_two_function_rules(Pmu *p)
 {
-    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}",
-                             RULES ";ep=02:00.1,stream=dma-write,"
-                             "rate=250000");
+    hisi_set_rules(p->qts, RULES ";ep=02:00.1,stream=dma-write,rate=250000");
 }
 
 /*
@@ -2082,11 +2056,8 @@ static void test_trigger_met_by_second_function(void)
 
     pmu_init_rp1(&p, "edu,bus=rp1,addr=0.0,multifunction=on",
                  "edu,bus=rp1,addr=0.1");
-    qtest_qmp_assert_success(p.qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}",
-                             RULES ";ep=02:00.1,stream=dma-write,"
-                             "rate=250000,len=32");
+    hisi_set_rules(p.qts, RULES ";ep=02:00.1,stream=dma-write,"
+                   "rate=250000,len=32");
     qtest_clock_step(p.qts, 1);
     pmu_count(&p, pmu_port_event(RX_MWR_FLUX, OTHER_PORT_BIT, LEN_PAYLOAD) |
               pmu_trigger(4, false), 1000 * 1000, &cnt, &ext);

@@ -1141,13 +1141,6 @@ static void ptt_init_traced_traffic(Ptt *p)
     ptt_start(p, edu_dma_writes);
 }
 
-static void ptt_set_rules(Ptt *p, const char *rules)
-{
-    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments':"
-                             " {'path': 't0', 'property': 'rules',"
-                             "  'value': %s}}", rules);
-}
-
 static void ptt_set_paused(Ptt *p, bool paused)
 {
     qtest_qom_set_bool(p->qts, "t0", "paused", paused);
@@ -1178,7 +1171,7 @@ static void test_traffic_rule_change(void)
 
     ptt_init_traced_traffic(&p);
     qtest_clock_step(p.qts, 1000 * 1000);
-    ptt_set_rules(&p, "stream=dma-write,rate=600000");
+    hisi_set_rules(p.qts, "stream=dma-write,rate=600000");
     g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 600);
     hisi_fini(&p);
 }
@@ -1190,7 +1183,7 @@ static void test_traffic_rule_other_endpoint(void)
 
     ptt_init_traced_traffic(&p);
     qtest_clock_step(p.qts, 1000 * 1000);
-    ptt_set_rules(&p, "ep=05:00.0,stream=all,rate=0");
+    hisi_set_rules(p.qts, "ep=05:00.0,stream=all,rate=0");
     g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 200);
     hisi_fini(&p);
 }
@@ -1198,11 +1191,12 @@ static void test_traffic_rule_other_endpoint(void)
 /* Bad rules are refused with a reason, and change nothing. */
 static void test_traffic_bad_rule_refused(void)
 {
-    QDict *err, *rsp;
+    g_autofree char *rules = NULL;
+    QDict *err;
     Ptt p;
 
     ptt_init_traced_traffic(&p);
-    ptt_set_rules(&p, "stream=dma-write,rate=600000");
+    hisi_set_rules(p.qts, "stream=dma-write,rate=600000");
     err = qtest_qmp_assert_failure_ref(p.qts, "{'execute': 'qom-set',"
                                        " 'arguments': {'path': 't0',"
                                        "  'property': 'rules',"
@@ -1211,11 +1205,8 @@ static void test_traffic_bad_rule_refused(void)
     g_assert_nonnull(strstr(qdict_get_str(err, "desc"),
                             "bad rate value 'fast'"));
     qobject_unref(err);
-    rsp = qtest_qmp(p.qts, "{'execute': 'qom-get', 'arguments':"
-                    " {'path': 't0', 'property': 'rules'}}");
-    g_assert_cmpstr(qdict_get_str(rsp, "return"), ==,
-                    "stream=dma-write,rate=600000");
-    qobject_unref(rsp);
+    rules = hisi_rules(p.qts);
+    g_assert_cmpstr(rules, ==, "stream=dma-write,rate=600000");
     g_assert_cmpuint(ptt_tlps_selected_in(&p, 1000 * 1000), ==, 600);
     hisi_fini(&p);
 }
@@ -1292,19 +1283,17 @@ static void test_traffic_burst_migrates(void)
 static void test_traffic_rules_migrate(void)
 {
     const char *rules = "stream=all,rate=1000000";
-    QDict *rsp;
+    g_autofree char *rules_migrated = NULL;
     Ptt src, dst;
 
     ptt_init_traced_traffic(&src);
     qtest_clock_step(src.qts, 1000 * 1000);
-    ptt_set_rules(&src, rules);
+    hisi_set_rules(src.qts, rules);
     qtest_clock_step(src.qts, 1000 * 1000);
     ptt_init_traced_traffic_incoming(&dst);
     hisi_migrate_into(src.qts, dst.qts);
-    rsp = qtest_qmp(dst.qts, "{'execute': 'qom-get', 'arguments':"
-                    " {'path': 't0', 'property': 'rules'}}");
-    g_assert_cmpstr(qdict_get_str(rsp, "return"), ==, rules);
-    qobject_unref(rsp);
+    rules_migrated = hisi_rules(dst.qts);
+    g_assert_cmpstr(rules_migrated, ==, rules);
     g_assert_cmpuint(ptt_tlps_selected_in(&dst, 1000 * 1000), ==, 1000);
     hisi_fini(&dst);
     hisi_fini(&src);
@@ -3009,9 +2998,9 @@ static void test_traffic_changes_keep_phase(void)
             ptt_tune(&p, TUNE_QOS_TX_P, TUNE_LEVEL_MAX);
             break;
         case 27:
-            ptt_set_rules(&p, "stream=dma-write,rate=25000;"
-                          "stream=dma-read,rate=21000;"
-                          "stream=p2p-cpl,rate=9000");
+            hisi_set_rules(p.qts, "stream=dma-write,rate=25000;"
+                           "stream=dma-read,rate=21000;"
+                           "stream=p2p-cpl,rate=9000");
             break;
         case 41:
             ptt_set_paused(&p, true);
@@ -3023,7 +3012,7 @@ static void test_traffic_changes_keep_phase(void)
             ptt_tune(&p, TUNE_RX_BUF_LEVEL, 0);
             break;
         case 75:
-            ptt_set_rules(&p, "");
+            hisi_set_rules(p.qts, "");
             break;
         default:
             changed = false;

@@ -518,6 +518,25 @@ static inline bool hisi_msi_taken(HisiDev *h)
     return v == HISI_MSI_DATA;
 }
 
+/* Sets the rules of traffic object t0 (qom-set) */
+static inline void hisi_set_rules(QTestState *qts, const char *rules)
+{
+    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': 't0', 'property': 'rules', "
+                             "'value': %s}}", rules);
+}
+
+/* The rules of traffic object t0, as QMP reads them (g_free() them) */
+static inline char *hisi_rules(QTestState *qts)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': 't0', 'property': 'rules'}}");
+    char *rules = g_strdup(qdict_get_str(rsp, "return"));
+
+    qobject_unref(rsp);
+    return rules;
+}
+
 /*
  * The 32-bit words at some offsets of the BAR, read before accesses that
  * must change nothing, and compared after them.

@@ -412,14 +412,6 @@ static void test_filter_func_queue(void)
     hisi_fini(&p);
 }
 
-/* The traffic's rules, by qom-set: a change of the traffic now */
-static void pmu_set_rules(Pmu *p, const char *rules)
-{
-    qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
-                             "{'path': 't0', 'property': 'rules', "
-                             "'value': %s}}", rules);
-}
-
 /*
  * A function on the root bus in [bdf-min, bdf-max] is one of the NIC's, as
  * the NIC's RCiEPs are on hardware: it counts globally and in the function
@@ -448,7 +440,7 @@ static void test_root_bus_function(void)
             R_EVENT_QID_CTRL_REQ_MASK);
     g_assert_cmphex(hisi_rd(&p, HNS3_PMU_SLOT_REG(EVENT_QID_CTRL, 0)), ==,
                     R_EVENT_QID_CTRL_DONE_MASK);
-    pmu_set_rules(&p, RULES ";port=00:00.0,stream=nic-rx,rate=3000000");
+    hisi_set_rules(p.qts, RULES ";port=00:00.0,stream=nic-rx,rate=3000000");
     pmu_count(&p, pmu_event(PPS_SSU_RPU, MODE_FUNC), pmu_func(RCIEP_DEVFN),
               1000000, &cnt, &ext);
     g_assert_cmpuint(cnt, ==, 6000);
@@ -834,7 +826,7 @@ static void pmu_set_queue_rate(Pmu *p, const char *kind, uint64_t rate)
                                              ",len=100,latency=400,"
                                              "coalesce=10", kind, rate);
 
-    pmu_set_rules(p, rules);
+    hisi_set_rules(p->qts, rules);
 }
 
 /*
@@ -858,8 +850,8 @@ static void pmu_init_longest_first(Pmu *p)
     qtest_qmp_assert_success(p->qts, "{'execute': 'qom-set', 'arguments': "
                              "{'path': 't0', 'property': 'seed', "
                              "'value': %d}}", LONGEST_FIRST_SEED);
-    pmu_set_rules(p, "stream=nic-all,rate=0;"
-                  "stream=nic-rx,rate=1000000,len=64-9000");
+    hisi_set_rules(p->qts, "stream=nic-all,rate=0;"
+                   "stream=nic-rx,rate=1000000,len=64-9000");
     qtest_clock_step(p->qts, 15500);
     hisi_msi_taken(p);
     hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_QID_PARA, 0),
@@ -1030,7 +1022,7 @@ static void test_paused_stops_all_kinds(void)
     Pmu p;
 
     pmu_init(&p, "", NULL);
-    pmu_set_rules(&p, "stream=nic-all,rate=1000000,len=100");
+    hisi_set_rules(p.qts, "stream=nic-all,rate=1000000,len=100");
     for (int i = 0; i < ARRAY_SIZE(kind_events); i++) {
         hisi_wr(&p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, i),
                 pmu_event(kind_events[i].event, MODE_GLOBAL) |
@@ -1074,7 +1066,7 @@ static void test_paused_stops_all_kinds(void)
 static void pmu_count_roce_from_1us(Pmu *p)
 {
     qtest_clock_step(p->qts, 1000);
-    pmu_set_rules(p, "stream=nic-all,rate=0;stream=roce-tx,rate=1000000");
+    hisi_set_rules(p->qts, "stream=nic-all,rate=0;stream=roce-tx,rate=1000000");
     hisi_wr(p, HNS3_PMU_SLOT_REG(EVENT_CTRL_LOW, 0),
             pmu_event(PPS_ROCE_SSU, MODE_GLOBAL) | R_EVENT_CTRL_LOW_EN_MASK);
     hisi_wr(p, A_GLOBAL_CTRL, R_GLOBAL_CTRL_START_MASK);
