@@ -19,12 +19,6 @@
 PMU=/sys/bus/event_source/devices/hisi_ptt0_0
 TRAFFIC=/machine/hisi-traffic-default
 
-# ratio_in BEFORE AFTER LOW HIGH: AFTER is LOW..HIGH % of BEFORE
-ratio_in() {
-	[ -n "$1" ] && [ "$1" -gt 0 ] && [ -n "$2" ] &&
-		[ $(($2 * 100 / $1)) -ge $3 ] && [ $(($2 * 100 / $1)) -le $4 ]
-}
-
 # The DMA writes of 01:00.0 a second, traced for 300 ms (8DW, inbound,
 # posted). A second of the trace's own time, not of the 300 ms asked for: a
 # guest starved by a loaded host oversleeps them, and traces for longer.

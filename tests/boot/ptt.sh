@@ -153,7 +153,7 @@ tune_changes_traffic() {
 	echo 1 >$PMU/tune/qos_tx_p
 	echo "posted TLPs traced a second: weight 0 $low, weight 2 $high"
 	# 4x the rate
-	[ -n "$low" ] && [ "$low" -gt 0 ] && [ $((high * 10 / low)) -ge 30 ] && [ $((high * 10 / low)) -le 50 ]
+	ratio_in "$low" "$high" 300 500
 }
 ktap_check tune-qos-scales-traffic tune_changes_traffic
 

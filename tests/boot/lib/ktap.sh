@@ -59,6 +59,13 @@ ktap_finish() {
 	exit
 }
 
+# ratio_in BEFORE AFTER LOW HIGH: AFTER is LOW..HIGH % of BEFORE, for a
+# suite that compares two rates it measured
+ratio_in() {
+	[ -n "$1" ] && [ "$1" -gt 0 ] && [ -n "$2" ] &&
+		[ $(($2 * 100 / $1)) -ge $3 ] && [ $(($2 * 100 / $1)) -le $4 ]
+}
+
 # wait_for CONDITION...: poll CONDITION (a command) for up to 20 s, for a
 # suite that waits on the guest (a hot-plug, a rescan, a file a test writes)
 wait_for() {
