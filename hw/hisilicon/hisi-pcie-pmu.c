@@ -59,7 +59,7 @@ struct HisiPciePmuState {
 
     MemoryRegion mmio;
     HisiPmu pmu;
-    TrafficStream streams[TRAFFIC_MERGE_MAX];
+    GArray *streams;        /* of TrafficStream: a counter's, pmu_streams() */
     Notifier real_tlp;
     bool wants_real;        /* what the traffic was told (not migrated) */
 
@@ -105,7 +105,6 @@ typedef struct PmuWalk {
     HisiPciePmuState *s;
     uint64_t ctrl;
     const PciePmuEvent *ev;
-    uint32_t n;
 } PmuWalk;
 
 /*
@@ -139,15 +138,19 @@ static void pmu_add_endpoint(PCIDevice *ep, PCIDevice *port, void *opaque)
         if (by_requester && model_traffic_requester(&streams[i]) != target) {
             continue;
         }
-        if (model_pcie_pmu_stream_matches(w->ev, &streams[i]) &&
-            w->n < ARRAY_SIZE(w->s->streams)) {
-            w->s->streams[w->n++] = streams[i];
+        if (model_pcie_pmu_stream_matches(w->ev, &streams[i])) {
+            g_array_append_val(w->s->streams, streams[i]);
         }
     }
 }
 
-/* The streams counter @c counts, from the topology as it is now */
-static uint32_t pmu_streams(HisiPciePmuState *s, PmuCounter *c)
+/*
+ * The streams counter @c counts, from the topology as it is now: their
+ * number in @n. However many endpoints the root ports have, a counter
+ * counts them all, as the hardware does.
+ */
+static TrafficStream *pmu_streams(HisiPciePmuState *s, PmuCounter *c,
+                                  uint32_t *n)
 {
     PmuWalk w = {
         .s = s,
@@ -156,9 +159,11 @@ static uint32_t pmu_streams(HisiPciePmuState *s, PmuCounter *c)
                                               EVENT)),
     };
 
+    g_array_set_size(s->streams, 0);
     hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->bdf_min, s->bdf_max,
                                pmu_add_endpoint, &w);
-    return w.n;
+    *n = s->streams->len;
+    return (TrafficStream *)s->streams->data;
 }
 
 /*
@@ -191,6 +196,7 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
     const PciePmuEvent *ev;
     PciePmuFilter f;
     PciePmuSums sums = { 0 };
+    TrafficStream *streams;
     uint32_t n;
 
     if (!pmu_counting(s, c)) {
@@ -198,14 +204,14 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
     }
     ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
     f = pmu_filter(ev, c->event_ctrl);
-    n = pmu_streams(s, c);
+    streams = pmu_streams(s, c, &n);
     if (f.trig_en && !c->triggered) {
         int64_t first = TRAFFIC_NEVER;
 
         for (uint32_t i = 0; i < n; i++) {
-            const TrafficFlow *flow = &s->streams[i].flow;
+            const TrafficFlow *flow = &streams[i].flow;
             uint64_t k = model_pcie_pmu_trigger_tlp(
-                &s->streams[i], &f, model_traffic_count_before(flow, t0));
+                &streams[i], &f, model_traffic_count_before(flow, t0));
 
             if (k != UINT64_MAX) {
                 first = MIN(first, model_traffic_time(flow, k));
@@ -220,9 +226,9 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
         t0 = first;
     }
     for (uint32_t i = 0; i < n; i++) {
-        const TrafficFlow *flow = &s->streams[i].flow;
+        const TrafficFlow *flow = &streams[i].flow;
 
-        model_pcie_pmu_stream_sums(&s->streams[i], &f,
+        model_pcie_pmu_stream_sums(&streams[i], &f,
                                    model_traffic_count_before(flow, t0),
                                    model_traffic_count_before(flow, t1),
                                    &sums);
@@ -325,15 +331,16 @@ static bool pmu_max_growth(HisiPmu *pmu, unsigned idx,
     PmuCounter *c = &s->ctr[idx];
     const PciePmuEvent *ev;
     uint64_t delay_ns_per_s = 0, delay_ns_at_once = 0;
+    TrafficStream *streams;
     uint32_t n;
 
     if (!pmu_counting(s, c) || c->int_mask) {
         return false;
     }
     ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL, EVENT));
-    n = pmu_streams(s, c);
+    streams = pmu_streams(s, c, &n);
     for (uint32_t i = 0; i < n; i++) {
-        TrafficStream *st = &s->streams[i];
+        const TrafficStream *st = &streams[i];
         uint16_t max_len = 0;
 
         for (int j = 0; j < TRAFFIC_PATTERN; j++) {
@@ -568,6 +575,7 @@ static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
     if (!hisi_pcie_rciep_init(pdev, &s->mmio, errp)) {
         return;
     }
+    s->streams = g_array_new(false, false, sizeof(TrafficStream));
     hisi_pmu_realize(&s->pmu);
     hisi_traffic_observe_real(s->pmu.traffic, &s->real_tlp, pmu_real_tlp);
 }
@@ -580,6 +588,7 @@ static void hisi_pcie_pmu_exit(PCIDevice *pdev)
     pmu_want_real(s);
     hisi_traffic_unobserve(&s->real_tlp);
     hisi_pmu_unrealize(&s->pmu);
+    g_array_free(s->streams, true);
     hisi_pcie_rciep_exit(pdev);
 }
 

@@ -67,6 +67,13 @@
 
 typedef HisiDev Pmu;
 
+/* The PMU at 00:09.0 on traffic object t0, @props on its -device option */
+static void pmu_add_device(GPtrArray *args, const char *props)
+{
+    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
+                         "traffic=t0,id=pmu%s", props);
+}
+
 /*
  * QEMU with the PMU at 00:09.0 on traffic object t0 and an edu endpoint
  * behind root port 00:10.0: @props go on the PMU's -device option, then
@@ -77,8 +84,7 @@ static void G_GNUC_NULL_TERMINATED pmu_init(Pmu *p, const char *props, ...)
     g_autoptr(GPtrArray) args = hisi_args_topology(RULES);
     va_list ap;
 
-    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
-                         "traffic=t0,id=pmu%s", props);
+    pmu_add_device(args, props);
     va_start(ap, props);
     hisi_args_add_valist(args, ap);
     va_end(ap);
@@ -160,8 +166,7 @@ static void pmu_init_real(Pmu *p, HisiEndpoint *edu)
 
     hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real",
                   HISI_EDU_DMA_ANY, NULL);
-    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
-                         "traffic=t0,id=pmu");
+    pmu_add_device(args, "");
     hisi_init(p, PMU_DEVFN, args);
     hisi_edu_init(p, edu, EDU_BDF);
 }
@@ -340,8 +345,7 @@ static void test_real_dma_uncovered_port(void)
 
     hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real",
                   HISI_EDU_DMA_ANY, NULL);
-    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
-                         "traffic=t0,id=pmu,bdf-min=0x88,bdf-max=0x8f");
+    pmu_add_device(args, ",bdf-min=0x88,bdf-max=0x8f");
     hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0xa,"
                          "traffic=t0,id=pmu1,core-id=1,bdf-max=0x80");
     hisi_init(&p, PMU_DEVFN, args);
@@ -392,8 +396,7 @@ static void test_real_cpu_accesses(void)
     g_autoptr(GPtrArray) args = hisi_args_topology(NULL);
 
     hisi_args_add(args, "-object", "hisi-traffic,id=t0,source=real", NULL);
-    hisi_args_add_device(args, "hisi-pcie-pmu,bus=pcie.0,addr=0x9,"
-                         "traffic=t0,id=pmu");
+    pmu_add_device(args, "");
     hisi_init(&p, PMU_DEVFN, args);
     hisi_edu_init(&p, &edu, EDU_BDF);
     for (int i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -2042,6 +2045,48 @@ static void test_two_functions_below_one_port(void)
 }
 
 /*
+ * A counter counts every endpoint below its root ports, however many: 17
+ * downstream ports of a switch below rp1, each with a device of 8
+ * functions, are 136 endpoints, and their inbound completions 272
+ * streams, each of 1000 TLPs of 16 DW in 1 ms (the CPU's reads of the
+ * endpoint and the peer-to-peer reads it answers).
+ */
+#define MANY_PORTS          17
+#define MANY_FUNCTIONS      (MANY_PORTS * 8)
+
+static void test_many_endpoints_all_counted(void)
+{
+    g_autoptr(GPtrArray) args = hisi_args_topology(RULES);
+    uint64_t cnt, ext;
+    Pmu p;
+
+    pmu_add_device(args, "");
+    hisi_args_add(args, "-device", RP1_ARGS, "-device",
+                  "x3130-upstream,id=up,bus=rp1", NULL);
+    for (unsigned port = 0; port < MANY_PORTS; port++) {
+        hisi_args_add_device(args, "xio3130-downstream,id=dn%u,bus=up,"
+                             "chassis=5,slot=%u,addr=%x", port, port, port);
+        for (unsigned fn = 0; fn < 8; fn++) {
+            hisi_args_add_device(args, "pci-testdev,bus=dn%u,addr=0.%u%s",
+                                 port, fn, fn ? "" : ",multifunction=on");
+        }
+    }
+    hisi_init(&p, PMU_DEVFN, args);
+    hisi_number_buses(&p, RP1_DEVFN, 2, 3 + MANY_PORTS);
+    hisi_number_buses(&p, HISI_SWITCH_UP_BDF, 3, 3 + MANY_PORTS);
+    for (unsigned port = 0; port < MANY_PORTS; port++) {
+        hisi_number_bus(&p, HISI_SWITCH_DN0_BDF + (port << 3), 4 + port);
+    }
+    hisi_set_rules(p.qts, "stream=all,rate=0;"
+                   "stream=mmio-read-cpl,rate=1000000,len=16;"
+                   "stream=p2p-cpl,rate=1000000,len=16");
+    pmu_count(&p, pmu_port_event(RX_CPL_FLUX, OTHER_PORT_BIT, LEN_PAYLOAD),
+              1000 * 1000, &cnt, &ext);
+    g_assert_cmpuint(cnt, ==, MANY_FUNCTIONS * 2 * 1000 * 16 * 4);
+    hisi_fini(&p);
+}
+
+/*
  * A trigger met in any stream a counter counts starts it for all: below
  * rp1, 02:00.0 writes 16 DW a us and 02:00.1 32 DW every 4 us (TLP k at
  * 4000 k ns), so a count by the port from 1 ns on, from the first TLP
@@ -2261,6 +2306,8 @@ int main(int argc, char **argv)
                    test_change_keeps_each_function);
     qtest_add_func("/hisi-pcie-pmu/two-functions-below-one-port",
                    test_two_functions_below_one_port);
+    qtest_add_func("/hisi-pcie-pmu/many-endpoints-all-counted",
+                   test_many_endpoints_all_counted);
     qtest_add_func("/hisi-pcie-pmu/trigger-met-by-second-function",
                    test_trigger_met_by_second_function);
     qtest_add_func("/hisi-pcie-pmu/overflow-two-functions-msi-when-due",

@@ -2619,6 +2619,9 @@ static void test_eight_endpoints(void)
 #define NVME_ASQ            NVME_RAM
 #define NVME_ACQ            (NVME_RAM + 0x1000)
 #define NVME_DATA           (NVME_RAM + 0x2000)
+/* Configuration space past any extended capability of QEMU's controller */
+#define NVME_FREE_CONFIG    0x200
+#define NVME_CONFIG_SIZE    0x1000
 #define NVME_REG_AQA        0x24
 #define NVME_REG_ASQ        0x28
 #define NVME_REG_ACQ        0x30
@@ -2719,11 +2722,14 @@ static void test_real_link_sizes(void)
         .requester = true, .target = NVME_BDF,
     };
     RealRecord rec[33];
+    uint64_t ecam;
     uint16_t ctl;
     uint8_t exp;
     Nvme n;
 
     nvme_init(&n);
+    /* qpci reaches the first 256 bytes of configuration space only */
+    ecam = n.p.bus.ecam_alloc_ptr + ((uint64_t)NVME_BDF << 12);
     exp = qpci_find_capability(n.ep.dev, PCI_CAP_ID_EXP, 0);
     g_assert_cmpuint(exp, !=, 0);
     qpci_config_writew(n.ep.dev, exp + PCI_EXP_DEVCTL,
@@ -2731,6 +2737,18 @@ static void test_real_link_sizes(void)
     ctl = qpci_config_readw(n.ep.dev, exp + PCI_EXP_DEVCTL);
     g_assert_cmphex(ctl & (PCI_EXP_DEVCTL_PAYLOAD | PCI_EXP_DEVCTL_READRQ),
                     ==, 0);
+    /*
+     * The configuration space past the controller's capabilities, which
+     * QEMU keeps as written, with ones in the size fields' places: the
+     * sizes come from Device Control alone.
+     */
+    for (uint16_t off = NVME_FREE_CONFIG; off < NVME_CONFIG_SIZE;
+         off += 2) {
+        qtest_writew(n.p.qts, ecam + off,
+                     PCI_EXP_DEVCTL_PAYLOAD | PCI_EXP_DEVCTL_READRQ);
+    }
+    g_assert_cmphex(qtest_readw(n.p.qts, ecam + NVME_CONFIG_SIZE - 2), ==,
+                    PCI_EXP_DEVCTL_PAYLOAD | PCI_EXP_DEVCTL_READRQ);
 
     ptt_start(&n.p, nvme_np);
     nvme_admin(&n, NVME_SET_FEATURES, NVME_FID_HOST_BEHAVIOR);
