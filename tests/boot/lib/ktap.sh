@@ -1,27 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # KTAP v1 output for the guest-side test suites (Documentation/dev-tools/ktap.rst).
 # Source it, call ktap_start SUITE, then one result call per case, then
-# ktap_finish, which prints the plan and exits 1 when a case failed.
+# ktap_finish, which prints the suite's result and exits 1 when a case
+# failed.
 #
-# The plan comes last, as TAP allows (KTAP puts it after the version line):
-# the library counts the cases, so no suite keeps a number by hand that goes
-# stale. A suite that dies half way prints no plan; tests/boot/boot-test,
-# which reads this output, fails the run then.
+# The output is one test, the suite, whose cases are its nested subtests:
+#
+#   KTAP version 1
+#   1..1
+#     KTAP version 1
+#     # Subtest: SUITE
+#     ok 1 CASE
+#     not ok 2 CASE
+#     # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0
+#   not ok 1 SUITE
+#
+# So the plan comes first, as KTAP wants, while the suite's cases are
+# counted as they run (no suite keeps a number by hand that goes stale, and
+# the nested test's plan is optional). A suite that dies half way prints no
+# result line; tests/boot/boot-test, which reads this output, fails the run
+# then. Lines a suite prints itself stay unindented: KTAP takes them as
+# diagnostics or unknown lines.
 
 KTAP_NUM=0
 KTAP_PASS=0
 KTAP_FAIL=0
 KTAP_SKIP=0
+KTAP_SUITE=
 
 ktap_start() {
+	KTAP_SUITE=$1
 	echo "KTAP version 1"
-	echo "# Subtest: $1"
+	echo "1..1"
+	echo "  KTAP version 1"
+	echo "  # Subtest: $1"
 }
 
 ktap_pass() {
 	KTAP_NUM=$((KTAP_NUM + 1))
 	KTAP_PASS=$((KTAP_PASS + 1))
-	echo "ok $KTAP_NUM $1"
+	echo "  ok $KTAP_NUM $1"
 }
 
 # ktap_fail NAME [WHY...]
@@ -30,14 +48,15 @@ ktap_fail() {
 	KTAP_FAIL=$((KTAP_FAIL + 1))
 	local name=$1
 	shift
-	[ $# -gt 0 ] && echo "# $name: $*"
-	echo "not ok $KTAP_NUM $name"
+	[ $# -gt 0 ] && echo "  # $name: $*"
+	echo "  not ok $KTAP_NUM $name"
 }
 
+# ktap_skip NAME REASON
 ktap_skip() {
 	KTAP_NUM=$((KTAP_NUM + 1))
 	KTAP_SKIP=$((KTAP_SKIP + 1))
-	echo "ok $KTAP_NUM $1 # SKIP $2"
+	echo "  ok $KTAP_NUM $1 # SKIP $2"
 }
 
 # ktap_check NAME COMMAND...: pass when COMMAND succeeds; its output is
@@ -53,8 +72,12 @@ ktap_check() {
 }
 
 ktap_finish() {
-	echo "1..$KTAP_NUM"
-	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
+	echo "  # Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
+	if [ "$KTAP_FAIL" = 0 ]; then
+		echo "ok 1 $KTAP_SUITE"
+	else
+		echo "not ok 1 $KTAP_SUITE"
+	fi
 	[ "$KTAP_FAIL" = 0 ]
 	exit
 }
