@@ -21,7 +21,7 @@
  *
  * The topology (node ids, types, regions) is fixed, CCN-504-like: 11 XPs
  * and the nodes of model_ring_ccn504_types[], those with a region in
- * arm_ccn_nodes[]; docs/arm-ccn.md has the map.
+ * arm_ccn_nodes[]; docs/devices/arm-ccn.md has the map.
  *
  * Not modelled: the CCN's error reporting beyond the PMU overflow, the
  * 32-bit ARM snapshot path's timing (the snapshot is taken at once), the

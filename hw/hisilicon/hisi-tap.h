@@ -1,7 +1,7 @@
 /*
  * hisi-tap: the real traffic of the PCI functions below PCIe root ports
  * (their DMA, the CPU's accesses to them), as the TLPs that would carry it
- * (docs/traffic.md, "Real traffic")
+ * (docs/devices/traffic.md, "Real traffic")
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

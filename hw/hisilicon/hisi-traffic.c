@@ -1036,8 +1036,8 @@ static void traffic_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "source",
         "Where the PCIe TLPs come from: synthetic (the built-in profile and "
         "the rules), real (the DMA of the PCI functions below the PCIe root "
-        "ports, docs/traffic.md) or mixed (both); the NIC and ring traffic "
-        "stay synthetic (default: synthetic)");
+        "ports, docs/devices/traffic.md) or mixed (both); the NIC and ring "
+        "traffic stay synthetic (default: synthetic)");
     object_class_property_add_str(oc, "rules", traffic_get_rules,
                                   traffic_set_rules);
     object_class_property_set_description(oc, "rules",

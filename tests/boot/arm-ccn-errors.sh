@@ -12,7 +12,7 @@
 # qemu: -icount shift=0,sleep=off
 # -icount with sleep=off, so that the 40-bit cycle counter (2^40 cycles at
 # 1 GHz: 18 minutes) wraps in seconds of real time while the guest sleeps.
-# Nodes (docs/arm-ccn.md): RN-I 0-1, HN-F 2-5 and 8-11, HN-I 6, SBAS 7,
+# Nodes (docs/devices/arm-ccn.md): RN-I 0-1, HN-F 2-5 and 8-11, HN-I 6, SBAS 7,
 # MN 12, SBSX 13, RN-F 14-17 and SN-F 20-21 (no region); node n on XP
 # n / 2, port n % 2; XPs 0-10.
 #
@@ -148,9 +148,10 @@ interface() {
 }
 ktap_check sysfs-interface interface
 
-# Differs by design: issue 9 gives every counting PMU of ours an
-# "identifier"; the CCN has no version register, so ours shows the MN's ID
-# register (type 0x01, node id 12 here). Upstream has no such file.
+# Differs by design: every counting PMU of ours has an "identifier"
+# attribute, as the other uncore PMUs of the kernel do; the CCN has no
+# version register, so ours shows the MN's ID register (type 0x01, node id
+# 12 here). Upstream has no such file.
 identifier() {
 	if ! ours; then
 		[ ! -e $PMU/identifier ] || { echo "upstream has identifier $(cat $PMU/identifier)"; return 1; }

@@ -4,7 +4,7 @@
 # run-guest: --perf
 # run-guest: --guest-qmp
 # qemu: -device arm-ccn
-# Topology (hw/hisilicon/arm-ccn.c, docs/arm-ccn.md): 11 XPs; RN-I nodes
+# Topology (hw/hisilicon/arm-ccn.c, docs/devices/arm-ccn.md): 11 XPs; RN-I nodes
 # 0-1, HN-F nodes 2-5 and 8-11, HN-I 6, SBAS 7, MN 12, SBSX 13, and with no
 # region (no node events) RN-F 14-17 and SN-F 20-21; XP 9 has no device
 # (node n on XP n / 2, port n % 2). Default traffic

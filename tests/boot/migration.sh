@@ -6,7 +6,7 @@
 # the counts as "# MIGRATION" lines for the host to compare with a run that
 # was not migrated (--requests stay). The trace lines hash every record's
 # bytes, each time stamp counted from the first record's: the burst starts
-# at another virtual time in each run (docs/reliability.md). Each trace
+# at another virtual time in each run (docs/project/testing.md). Each trace
 # fills several of the driver's buffers.
 # Topology (set by migration-test): as determinism.sh but with an edu in
 # place of the NVMe, which QEMU cannot migrate, the PCIe PMU and the CCN

@@ -182,7 +182,7 @@ perf_8dw() {
 ktap_check perf-record-report-8dw perf_8dw
 
 # 4DW, inbound completions: the decoder prints a Format/Type/Length line for
-# each record (with its bit-field order, see docs/hisi-ptt.md).
+# each record (with its bit-field order, see docs/devices/hisi-ptt.md).
 perf_4dw() {
 	local n
 	perf_record filter=0x80004,type=4,direction=0,format=0 || return 1

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Real traffic (docs/traffic.md): with the traffic object's source=real,
+# Real traffic (docs/devices/traffic.md): with the traffic object's source=real,
 # hisi-ptt traces and hisi-pcie-pmu counts the actual DMA of an NVMe drive
 # below root port 00:10.0, and the CPU's accesses to it. The drive reads zeroes and drops writes
 # (null-co), so only its DMA matters.
@@ -65,7 +65,7 @@ field() { sed -n "s/.* $2=\([0-9]*\) .*/\1/p; s/^$2=\([0-9]*\) .*/\1/p" "/tmp/$1
 # each of its commands adds: the completion queue entry, shadow doorbells
 # and the MSI-X write for a read; for a write the submission queue entry,
 # shadow doorbells and, in a long run of writes, one more 4 KiB page that
-# QEMU's NVMe reads per command (docs/traffic.md); and perf stat counted
+# QEMU's NVMe reads per command (docs/devices/traffic.md); and perf stat counted
 # the same bytes exactly
 carries() {
 	local payload=$(( $(field "$1" payload_dw) * 4 )) flux

@@ -277,7 +277,7 @@ static uint32_t ccn_oly_id(unsigned type, unsigned id)
     return FIELD_DP32(type, ALL_OLY_ID, ID, id);
 }
 
-/* Every region of docs/arm-ccn.md's table, with its type and node id */
+/* Every region of docs/devices/arm-ccn.md's table, with its type and node id */
 static void test_region_ids(void)
 {
     static const struct {
@@ -1004,8 +1004,8 @@ static void test_overflow_twice_stays_set(void)
 
 /*
  * The overflow interrupt comes at the first ns by which the counter has
- * wrapped (docs/arm-ccn.md), with no register read: a twin that reads its
- * counter every ns finds that ns.
+ * wrapped (docs/devices/arm-ccn.md), with no register read: a twin that reads
+ * its counter every ns finds that ns.
  */
 static void test_overflow_irq_at_wrap(void)
 {

@@ -2830,7 +2830,7 @@ static void test_tune_scope_own_core(void)
 {
     /*
      * The outbound posted TLPs, the CPU's MMIO writes: 20 per ms in the
-     * default profile (docs/traffic.md), scaled by 2^w / 2 by the QoS
+     * default profile (docs/devices/traffic.md), scaled by 2^w / 2 by the QoS
      * weight w of TX P
      */
     const PttTrace mmio_writes = {

@@ -77,7 +77,7 @@ static const struct {
     } },
 };
 
-/* docs/traffic.md: the object's properties */
+/* docs/devices/traffic.md: the object's properties */
 static const DocProp traffic_props[] = {
     { "seed", "uint64", false, 0 },
     { "rules", "string", false, 0 },

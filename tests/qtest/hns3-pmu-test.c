@@ -705,10 +705,10 @@ static void pmu_assert_msi_at(Pmu *p, int64_t wrap_ns)
 
 /*
  * The overflow MSI comes at the first ns by which the counter has wrapped
- * (docs/hns3-pmu.md), with no register read, for packets, bytes (bounded
- * by the longest packet) and delay cycles (by the stream's latency), and
- * for the cycles of packet and byte counters: a twin that reads its
- * counter every ns finds that ns. @data: the case.
+ * (docs/devices/hns3-pmu.md), with no register read, for packets, bytes
+ * (bounded by the longest packet) and delay cycles (by the stream's latency),
+ * and for the cycles of packet and byte counters: a twin that reads its counter
+ * every ns finds that ns. @data: the case.
  */
 static void test_overflow_msi_at_wrap(gconstpointer data)
 {
@@ -889,14 +889,13 @@ static void test_overflow_msi_longest_first(void)
 }
 
 /*
- * Queues no PMU asked for before join with their streams as they have run
- * since the last change (docs/traffic.md), even when another PMU counted
- * the function's other queues before it: a second PMU with 3 queues counts
- * queue 2 of the edu's function from a rule change on, the first (2
- * queues) having counted the function since the start. At a packet a us
- * per queue and the change at 1000500 ns, the 400 ns from the change hold
- * queue 2's first packet, at the change (one from the start would come at
- * 1001000 ns).
+ * Queues no PMU asked for before join with their streams as they have run since
+ * the last change (docs/devices/traffic.md), even when another PMU counted the
+ * function's other queues before it: a second PMU with 3 queues counts queue 2
+ * of the edu's function from a rule change on, the first (2 queues) having
+ * counted the function since the start. At a packet a us per queue and the
+ * change at 1000500 ns, the 400 ns from the change hold queue 2's first packet,
+ * at the change (one from the start would come at 1001000 ns).
  */
 static void test_queues_join_at_change(void)
 {
@@ -1053,14 +1052,13 @@ static void test_paused_stops_all_kinds(void)
 #define RP3_DEVFN           QPCI_DEVFN(0x13, 0)
 
 /*
- * A NIC function hot-plugged while a slot counts has traffic from its plug
- * on, RoCE's streams as well as its queues' (docs/traffic.md, Hot-plug):
- * 02:00.0, the PMU's whole range (bdf-min and bdf-max both), sends RoCE
- * packets at 1 per us, the first at the plug, so 701 in the 700.3 us
- * after it, none before. Plugged 300.5 us after the last change (the
- * rules), a stream that had run since that change (packets on whole us
- * from it) would count 700 after the plug, and 1001 with the 301 before
- * it.
+ * A NIC function hot-plugged while a slot counts has traffic from its plug on,
+ * RoCE's streams as well as its queues' (docs/devices/traffic.md, Hot-plug):
+ * 02:00.0, the PMU's whole range (bdf-min and bdf-max both), sends RoCE packets
+ * at 1 per us, the first at the plug, so 701 in the 700.3 us after it, none
+ * before. Plugged 300.5 us after the last change (the rules), a stream that had
+ * run since that change (packets on whole us from it) would count 700 after the
+ * plug, and 1001 with the 301 before it.
  */
 /* Slot 0 counting the RoCE packets sent (10^6/s a NIC function) from 1 us */
 static void pmu_count_roce_from_1us(Pmu *p)

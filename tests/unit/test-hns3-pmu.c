@@ -274,8 +274,8 @@ static void test_stages_agree(void)
 }
 
 /*
- * docs/hns3-pmu.md, "Latency events": each dly_* event adds, per packet it
- * counts (per interrupt for dly_msix_write), its stage's share of the
+ * docs/devices/hns3-pmu.md, "Latency events": each dly_* event adds, per packet
+ * it counts (per interrupt for dly_msix_write), its stage's share of the
  * latency of the packet's stream.
  */
 static const struct {

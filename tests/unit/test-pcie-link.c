@@ -142,7 +142,7 @@ static void test_write_split_at_mps(void)
         g_assert_cmphex(t.t[i].addr, ==, addr);
         g_assert_cmpuint(t.t[i].len, ==, lens[i]);
         g_assert_cmpuint(t.t[i].payload, ==, lens[i]);
-        /* docs/traffic.md: "a write's tag is 0" */
+        /* docs/devices/traffic.md: "a write's tag is 0" */
         g_assert_cmphex(t.t[i].tag, ==, 0);
         addr += lens[i];
     }
@@ -412,7 +412,7 @@ static void test_dw_reads(void)
 
 /*
  * The headers of I/O and configuration reads, whole (r5.0 2.2.7, 2.2.9;
- * docs/traffic.md): the request is Length 1 with Last DW BE 0 and the
+ * docs/devices/traffic.md): the request is Length 1 with Last DW BE 0 and the
  * address's bits 1:0 reserved (0); its completion is a CplD of the one DW:
  * Length 1, Byte Count 4, Lower Address 0.
  */

@@ -2,8 +2,8 @@
  * Host unit tests: what the HiSilicon PCIe PMU events count.
  *
  * The expected counts are worked out here from the streams' rates, lengths
- * and latencies (docs/hisi-pcie-pmu.md says which TLPs each event counts),
- * not read back from the model's event table.
+ * and latencies (docs/devices/hisi-pcie-pmu.md says which TLPs each event
+ * counts), not read back from the model's event table.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

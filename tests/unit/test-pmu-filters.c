@@ -496,7 +496,7 @@ static void test_hns3_sums(void)
     g_assert_cmpuint(model_nic_interrupts(&s, 0, t1), ==, 100 / 7);
 
     /*
-     * docs/hns3-pmu.md: "The RPU's share of the 1500 ns receive latency
+     * docs/devices/hns3-pmu.md: "The RPU's share of the 1500 ns receive latency
      * is 37.5 cycles, 375 ns" (dly_rpu, 0x020e).
      */
     s = nic(NIC_RX, 0x101, 0, 0, 0);

@@ -1,9 +1,9 @@
 /*
- * Host unit tests: the built-in traffic profiles are the ones users are
- * told about. Expected values are typed from the documentation's tables:
- * docs/traffic.md (PCIe streams, NIC streams, ring rates by node type,
- * tuning) and docs/arm-ccn.md (the CCN-504 node map, with the node types
- * of the driver's CCN_TYPE_*).
+ * Host unit tests: the built-in traffic profiles are the ones users are told
+ * about. Expected values are typed from the documentation's tables:
+ * docs/devices/traffic.md (PCIe streams, NIC streams, ring rates by node type,
+ * tuning) and docs/devices/arm-ccn.md (the CCN-504 node map, with the node
+ * types of the driver's CCN_TYPE_*).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -15,7 +15,10 @@
 #include "ring-traffic.h"
 #include "traffic.h"
 
-/* docs/traffic.md, "stream | direction | TLPs | rate | length | latency" */
+/*
+ * docs/devices/traffic.md, "stream | direction | TLPs | rate | length |
+ * latency"
+ */
 static void test_pcie_profile(void)
 {
     static const struct {
@@ -109,7 +112,7 @@ static void test_endpoint_streams(void)
     }
 }
 
-/* docs/traffic.md, the NIC table */
+/* docs/devices/traffic.md, the NIC table */
 static void test_nic_profile(void)
 {
     static const NicSpec doc[NIC_KINDS] = {
@@ -135,8 +138,8 @@ static void test_nic_profile(void)
 }
 
 /*
- * docs/traffic.md: "a PCI function on MAC port P owns queues, queue q on
- * traffic class q mod TCs; each queue has a transmit and a receive stream
+ * docs/devices/traffic.md: "a PCI function on MAC port P owns queues, queue q
+ * on traffic class q mod TCs; each queue has a transmit and a receive stream
  * of packets, each function a RoCE transmit and receive stream";
  * coalesce 0 in a spec means 1 (one interrupt per packet).
  */
@@ -236,7 +239,9 @@ static void test_nic_packets(void)
     }
 }
 
-/* docs/arm-ccn.md's map: node n on XP n / 2, CCN_TYPE_* of the driver */
+/*
+ * docs/devices/arm-ccn.md's map: node n on XP n / 2, CCN_TYPE_* of the driver
+ */
 static void test_ring_map(void)
 {
     static const uint8_t doc[RING_NODES] = {
@@ -255,7 +260,7 @@ static void test_ring_map(void)
     g_assert_cmpmem(model_ring_ccn504_types, RING_NODES, doc, RING_NODES);
 }
 
-/* docs/traffic.md, flits/s by node type: REQ, RSP, SNP, DAT; rx / tx */
+/* docs/devices/traffic.md, flits/s by node type: REQ, RSP, SNP, DAT; rx / tx */
 static void test_ring_profile(void)
 {
     static const struct {

@@ -4,7 +4,7 @@
  * CCN_EVENT_HNF 0x1..0xe, CCN_EVENT_RNI / CCN_EVENT_SBAS 0x1..0xa,
  * CCN_EVENT_XP 0x1..0x4, node types CCN_TYPE_*); what each counts follows
  * from its name; routes go "the shorter way round the ring of 11
- * crosspoints" (docs/traffic.md).
+ * crosspoints" (docs/devices/traffic.md).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -145,7 +145,7 @@ static void test_routes(void)
  * An HN-F's requests to memory are its missed requests, each a read
  * (CHI ReadNoSnp, 0x04) or a write (WriteNoSnpFull, 0x1d) as the request
  * it received (CHI writes: opcodes 0x18 and up), with the opcode at bits
- * 13:9 of the high header word (docs/traffic.md), sent to an SN-F.
+ * 13:9 of the high header word (docs/devices/traffic.md), sent to an SN-F.
  */
 static void test_hnf_memory_requests(void)
 {
@@ -180,7 +180,7 @@ static void test_hnf_memory_requests(void)
 }
 
 /*
- * The header words (docs/traffic.md): low TxnID 7:0, SrcID 14:8, TgtID
+ * The header words (docs/devices/traffic.md): low TxnID 7:0, SrcID 14:8, TgtID
  * 21:15 (the sender and the receiver: the node and its peer), address
  * 62:22; high size 2:0, QoS 8:5, opcode 13:9 and the order bit 15, set
  * on requests only. Opcode 0 is each CHI channel's link-credit return,
@@ -337,15 +337,15 @@ static void test_flit_lengths(void)
 
 /*
  * An HN-F's memory requests go to the SN-Fs picked by their address, as
- * the HN-Fs interleave addresses (docs/arm-ccn.md, "The ring"), so that
+ * the HN-Fs interleave addresses (docs/devices/arm-ccn.md, "The ring"), so that
  * each memory controller takes the requests of four HN-Fs on average
- * (docs/traffic.md: the two SN-Fs receive 2.4 M requests/s each): over
+ * (docs/devices/traffic.md: the two SN-Fs receive 2.4 M requests/s each): over
  * the eight HN-Fs and many seeds, each SN-F takes half of them (within 5
  * standard deviations). Each request keeps the address of the one it
  * received (and missed), and goes to the a mod n-th SN-F of the n in node
  * order, a its address field (low word 62:22, the line: address bits
- * 47:6; docs/traffic.md, "Details the model fixes"): the CCN-504's SN-Fs
- * are nodes 20 and 21, so even lines go to 20 and odd ones to 21.
+ * 47:6; docs/devices/traffic.md, "Details the model fixes"): the CCN-504's
+ * SN-Fs are nodes 20 and 21, so even lines go to 20 and odd ones to 21.
  */
 static void test_memory_interleave(void)
 {

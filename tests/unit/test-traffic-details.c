@@ -1,8 +1,9 @@
 /*
- * Host unit tests: the details of the traffic model that docs/traffic.md
- * ("Details the model fixes") and docs/arm-ccn.md ("Flit details") write
- * down: stream keys, relaxed ordering, and how a ring flit is drawn. The
- * expected values come from those documents, not from the model's tables.
+ * Host unit tests: the details of the traffic model that
+ * docs/devices/traffic.md ("Details the model fixes") and
+ * docs/devices/arm-ccn.md ("Flit details") write down: stream keys, relaxed
+ * ordering, and how a ring flit is drawn. The expected values come from those
+ * documents, not from the model's tables.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -131,8 +132,8 @@ static void test_relaxed_ordering(void)
 }
 
 /*
- * Ring flits, as docs/arm-ccn.md "Flit details" has them. Per node type:
- * the odds (per mille) of the properties of a stream's flits.
+ * Ring flits, as docs/devices/arm-ccn.md "Flit details" has them. Per node
+ * type: the odds (per mille) of the properties of a stream's flits.
  */
 typedef struct Odds {
     uint32_t prop;

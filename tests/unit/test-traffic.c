@@ -276,8 +276,8 @@ static void test_changes_linear(void)
 /*
  * The default profile under tuning: QoS weight w of an outbound kind
  * scales its rate by 2^w / 2, the buffer level l of a direction its
- * latency by (4 - l) / 3 (docs/traffic.md). Each case gives the kinds and
- * directions different settings, so that a setting applied to the wrong
+ * latency by (4 - l) / 3 (docs/devices/traffic.md). Each case gives the kinds
+ * and directions different settings, so that a setting applied to the wrong
  * streams shows.
  */
 static void test_endpoint_profile(void)
@@ -331,11 +331,11 @@ static void test_endpoint_profile(void)
 }
 
 /*
- * The TLPs of each stream of the profile, as the table of docs/traffic.md
- * gives them: MWr, MRd or CplD (DMA above 4 GiB with 4DW headers, the
- * BAR below it with 3DW ones), Length the stream's length of TLP k, the
- * requester (model_traffic_requester()) and completer IDs, and the CplD
- * answering a read as a whole: Byte Count its 4 * Length bytes.
+ * The TLPs of each stream of the profile, as the table of
+ * docs/devices/traffic.md gives them: MWr, MRd or CplD (DMA above 4 GiB with
+ * 4DW headers, the BAR below it with 3DW ones), Length the stream's length of
+ * TLP k, the requester (model_traffic_requester()) and completer IDs, and the
+ * CplD answering a read as a whole: Byte Count its 4 * Length bytes.
  */
 static void test_stream_tlps(void)
 {

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Prints a kernel log (dmesg, with or without -r) without the reports of the
 # kernel's own code listed here, each of which appears with no device or
-# driver of ours (docs/reliability.md, "Known kernel reports", gives the
+# driver of ours (docs/project/testing.md, "The kernel log", gives the
 # reproducer), and a "known kernel report: NAME [STAMP]" line in place of
 # each. scripts/guest-init and no_kernel_errors (lib/drivers.sh) read the
 # log through it.
