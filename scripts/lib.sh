@@ -28,6 +28,17 @@ step() {
 }
 
 # version_of KEY: a version recorded by scripts/fetch.
+# phase NAME COMMAND...: a step whose time goes to build/phase-times.tsv,
+# for the table scripts/test prints at its end; returns COMMAND's status
+phase() {
+	local name=$1 start=$SECONDS rc=0
+	shift
+	step "$name"
+	"$@" || rc=$?
+	printf '%s\t%s\n' "$name" $((SECONDS - start)) >>"$BUILD/phase-times.tsv"
+	return $rc
+}
+
 version_of() {
 	[ -f "$VERSIONS" ] || die "no $VERSIONS: run scripts/fetch first"
 	sed -n "s/^$1=//p" "$VERSIONS"
