@@ -85,6 +85,25 @@ qemu_build() {
 		die "QEMU build failed (errors above)"
 }
 
+# suite_header VAR SCRIPT KEY: append to the array named VAR the arguments
+# of the boot suite SCRIPT's leading comment lines "# KEY: OPTION [VALUE]"
+# (tests/boot/*.sh: KEY run-guest for scripts/run-guest's options, qemu for
+# the QEMU topology). The line splits at its first space only: VALUE is the
+# rest of the line as written, commas, ',,' and ';' included, so QEMU gets
+# it unchanged.
+suite_header() {
+	local -n _suite_header_out=$1
+	local line rest
+	while IFS= read -r line && [[ $line == '#'* ]]; do
+		[[ $line == "# $3: "* ]] || continue
+		rest=${line#"# $3: "}
+		_suite_header_out+=("${rest%% *}")
+		if [[ $rest == *' '* ]]; then
+			_suite_header_out+=("${rest#* }")
+		fi
+	done <"$2"
+}
+
 # hisi_qtests: the names of our qtests (tests/qtest/*-test.c).
 hisi_qtests() {
 	local t
