@@ -14,6 +14,10 @@
 #   lockdep assertion in the event_init of hisi_pcie_pmu, hns3_pmu and
 #   arm-ccn, which walk the siblings of a group leader that is the event
 #   being created and has no context yet (at these lines of 6.12)
+#   upstream-ccn-overflow-of-released-counter: the WARN_ON_ONCE of
+#   arm-ccn's overflow handler for an overflow flag whose counter has no
+#   event: the counter wrapped while perf removed its event, and the
+#   interrupt came after the release (the driver leaves the flag set)
 
 function stamp_of(text) {
 	sub(/^[^[]*/, "", text)
@@ -86,6 +90,11 @@ state[c] == "head" {
 }
 /WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*\/upstream\/(hisi_pcie_pmu\.c:350 hisi_pcie_pmu|hns3_pmu\.c:1070 hns3_pmu|arm-ccn\.c:826 arm_ccn_pmu)_event_init\+/ {
 	report("upstream-leader-sibling-walk")
+	state[c] = "warning"
+	next
+}
+/WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*\/upstream\/arm-ccn\.c:1164 arm_ccn_pmu_overflow_handler\+/ {
+	report("upstream-ccn-overflow-of-released-counter")
 	state[c] = "warning"
 	next
 }
