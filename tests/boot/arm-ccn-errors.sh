@@ -365,7 +365,10 @@ irqs_handled() {
 ktap_check every-interrupt-handled irqs_handled
 
 # The owner CPU goes offline while counting: cpumask and the interrupt move
-# to the other CPU and counting goes on, wraps and all (4e9 requests/s).
+# to the other CPU and counting goes on, wraps and all (4e9 requests/s):
+# the 1 GHz cycles match the time the kernel had the group enabled. That
+# is not the 3 s asked for: the guest oversleeps when the host is busy, and
+# perf stops the events (and their clock) while it moves them.
 where_moved() {
 	echo "$(cat $PMU/cpumask) $(cat /proc/irq/$(irq_number "$IRQ")/smp_affinity_list)" >/tmp/off.moved
 }
@@ -380,11 +383,11 @@ cpu_offline() {
 	cpu_online $owner
 	qom_set $TRAFFIC rules '""'
 	read -r mask aff </tmp/off.moved
-	set -- $(sed -n 's/^count[0-9]*=//p' /tmp/off.out)
-	echo "owner $owner -> cpumask $mask, irq $irq on $aff; $2 requests in $1 cycles"
+	set -- $(sed -n 's/^\(count[0-9]*\|enabled_ns\)=//p' /tmp/off.out)
+	echo "owner $owner -> cpumask $mask, irq $irq on $aff; $2 requests in $1 cycles, enabled $3 ns"
 	[ "$mask" = $other ] && [ "$aff" = $other ] &&
 		[ "$(cat $PMU/cpumask)" = $other ] &&
-		awk -v c="$1" 'BEGIN { exit !(c > 3e9 * 0.97 && c < 3e9 * 1.03) }' &&
+		awk -v c="$1" -v t="$3" 'BEGIN { exit !(t > 2e9 && c > t * 0.99 && c < t * 1.01) }' &&
 		wrapped "$2" "$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 4 }')" "$(awk -v c="$1" 'BEGIN { printf "%.0f", c * 0.04 }')"
 }
 ktap_check cpu-offline-migrates cpu_offline

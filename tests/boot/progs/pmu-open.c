@@ -9,7 +9,10 @@
  *
  * The first event is the group leader. Prints "ok" when all opened, then
  * with --ms the count of each event after counting N milliseconds
- * ("count0=..." one per line); --hold keeps them open SEC seconds more.
+ * ("count0=..." one per line) and the time the kernel had the group enabled
+ * ("enabled_ns=...": usleep() oversleeps when the host is busy, so a count
+ * is checked against this time, not against N); --hold keeps them open SEC
+ * seconds more.
  * On failure prints "errno=NAME event=I" and exits 1. Numbers take any
  * base strtoull accepts (0x...).
  */
@@ -93,6 +96,7 @@ int main(int argc, char **argv)
 	struct perf_event_attr attr[MAX_EVENTS];
 	int fd[MAX_EVENTS];
 	int cpu = 0, task = 0, sample = 0, ms = 0, hold = 0, n = 0, i;
+	uint64_t enabled_ns = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
@@ -111,6 +115,7 @@ int main(int argc, char **argv)
 			memset(&attr[n], 0, sizeof(attr[n]));
 			attr[n].size = sizeof(attr[n]);
 			attr[n].disabled = n == 0;
+			attr[n].read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
 			if (sample)
 				attr[n].sample_period = 1000;
 			parse_event(argv[i], &attr[n]);
@@ -135,14 +140,20 @@ int main(int argc, char **argv)
 		usleep(ms * 1000);
 		ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 		for (i = 0; i < n; i++) {
-			uint64_t count;
+			struct {
+				uint64_t count;
+				uint64_t enabled_ns;
+			} value;
 
-			if (read(fd[i], &count, sizeof(count)) != sizeof(count)) {
+			if (read(fd[i], &value, sizeof(value)) != sizeof(value)) {
 				printf("errno=%s event=%d read\n", errname(errno), i);
 				return 1;
 			}
-			printf("count%d=%llu\n", i, (unsigned long long)count);
+			printf("count%d=%llu\n", i, (unsigned long long)value.count);
+			if (i == 0)
+				enabled_ns = value.enabled_ns;
 		}
+		printf("enabled_ns=%llu\n", (unsigned long long)enabled_ns);
 	}
 	if (hold)
 		sleep(hold);
