@@ -44,6 +44,46 @@ version_of() {
 	sed -n "s/^$1=//p" "$VERSIONS"
 }
 
+# The QEMU release series we build our devices into, newest first: 10.2
+# from Debian sid, 10.0 from trixie. HISI_QEMU picks the one that build,
+# demo, run-guest and the tests use (default: the newest); the series test
+# builds the other too.
+QEMU_SERIES=(10.2 10.0)
+
+# qemu_series: the series HISI_QEMU picks, or an error naming the others.
+qemu_series() {
+	local want=${HISI_QEMU:-${QEMU_SERIES[0]}} s
+	for s in "${QEMU_SERIES[@]}"; do
+		[ "$want" = "$s" ] && { echo "$s"; return; }
+	done
+	die "QEMU $want: not a version we build (${QEMU_SERIES[*]}; HISI_QEMU or --qemu picks one)"
+}
+
+# qemu_version [SERIES]: the Debian version of the QEMU source scripts/fetch
+# got for SERIES (default: the one HISI_QEMU picks).
+qemu_version() {
+	local series=${1:-$(qemu_series)} v
+	v=$(version_of "qemu-$series")
+	[ -n "$v" ] || die "no QEMU $series in $VERSIONS: run scripts/fetch"
+	echo "$v"
+}
+
+# qemu_patches SERIES: our changes to QEMU's own files for that series, in
+# order: patches/qemu/NAME.patch, or patches/qemu/SERIES/NAME.patch where
+# the series needs its own (patches/README.md).
+qemu_patches() {
+	local p name
+	for p in "$TOP"/patches/qemu/*.patch "$TOP/patches/qemu/$1"/*.patch; do
+		basename "$p"
+	done | sort -u | while read -r name; do
+		if [ -f "$TOP/patches/qemu/$1/$name" ]; then
+			echo "$TOP/patches/qemu/$1/$name"
+		else
+			echo "$TOP/patches/qemu/$name"
+		fi
+	done
+}
+
 # qemu_build SRC BLD LOG TARGETS... [-- CONFIGURE-ARGS...]: configure QEMU's
 # SRC in BLD for our aarch64 device set (reconfiguring from scratch when the
 # arguments change) and build TARGETS. Compiles go through ccache with paths
@@ -69,13 +109,15 @@ qemu_build() {
 		--without-default-features --without-default-devices
 		--with-devices-aarch64=hisi-virt --enable-fdt=system
 		--disable-install-blobs "$@")
-	if [ "$(cat "$bld/.configure-args" 2>/dev/null)" != "${conf[*]}" ] ||
+	# A tree configured for another QEMU version is configured afresh.
+	local key="QEMU $(cat "$src/VERSION") ${conf[*]}"
+	if [ "$(cat "$bld/.configure-args" 2>/dev/null)" != "$key" ] ||
 		[ ! -f "$bld/build.ninja" ]; then
 		info "configuring QEMU in $bld"
 		rm -rf "$bld" && mkdir -p "$bld"
 		(cd "$bld" && "$src/configure" "${conf[@]}") >"$log" 2>&1 ||
 			die "QEMU configure failed: see $log"
-		echo "${conf[*]}" >"$bld/.configure-args"
+		echo "$key" >"$bld/.configure-args"
 	fi
 	info "building ${targets[*]} (ninja progress every 250 steps)"
 	# Keep the log short: every 250th ninja step, and every line that is

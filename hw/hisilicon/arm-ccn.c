@@ -36,10 +36,11 @@
 #include "qemu/timer.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
-#include "hw/irq.h"
-#include "hw/platform-bus.h"
-#include "hw/qdev-properties.h"
-#include "hw/sysbus.h"
+#include "hisi-compat.h"
+#include HISI_IRQ_H
+#include HISI_PLATFORM_BUS_H
+#include HISI_QDEV_PROPERTIES_H
+#include HISI_SYSBUS_H
 #include "migration/vmstate.h"
 #include "trace.h"
 #include "hisi-pmu.h"
@@ -809,7 +810,7 @@ static void arm_ccn_instance_init(Object *obj)
     hisi_pmu_init(&ARM_CCN(obj)->pmu, obj, &ccn_pmu_ops);
 }
 
-static void arm_ccn_class_init(ObjectClass *klass, void *data)
+static void arm_ccn_class_init(ObjectClass *klass, HisiClassData *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);

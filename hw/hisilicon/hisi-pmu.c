@@ -10,7 +10,8 @@
 #include "qemu/host-utils.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
-#include "hw/qdev-core.h"
+#include "hisi-compat.h"
+#include HISI_QDEV_CORE_H
 #include "trace.h"
 #include "hisi-pmu.h"
 

@@ -33,7 +33,8 @@
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
-#include "hw/qdev-properties.h"
+#include "hisi-compat.h"
+#include HISI_QDEV_PROPERTIES_H
 #include "migration/vmstate.h"
 #include "system/runstate.h"
 #include "trace.h"
@@ -912,7 +913,7 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
     s->buf_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ptt_buf_timer_cb, s);
     s->dma_chunk = g_malloc(PTT_DMA_CHUNK);
     s->gen = g_new(PttTraceGen, 1);
-    s->vm_state = qdev_add_vm_change_state_handler(DEVICE(s),
+    s->vm_state = hisi_add_vm_change_state_handler(DEVICE(s),
                                                    ptt_vm_state_change, s);
     s->traffic = hisi_traffic_observe(s->traffic, &s->traffic_changed,
                                       ptt_traffic_changed);
@@ -1035,7 +1036,7 @@ static void hisi_ptt_instance_init(Object *obj)
         "last device reset (read-only)");
 }
 
-static void hisi_ptt_class_init(ObjectClass *klass, void *data)
+static void hisi_ptt_class_init(ObjectClass *klass, HisiClassData *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);

@@ -9,7 +9,8 @@
 #ifndef HW_HISILICON_HISI_REGS_H
 #define HW_HISILICON_HISI_REGS_H
 
-#include "hw/registerfields.h"
+#include "hw/hisilicon/hisi-compat.h"
+#include HISI_REGISTERFIELDS_H
 
 /*
  * Is @addr in the array of @count registers (or register blocks) of

@@ -36,8 +36,9 @@
 #include "qemu/bswap.h"
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
-#include "exec/address-spaces.h"
-#include "hw/qdev-core.h"
+#include "hisi-compat.h"
+#include HISI_ADDRESS_SPACES_H
+#include HISI_QDEV_CORE_H
 #include "migration/vmstate.h"
 #include "system/runstate.h"
 #include "system/system.h"

@@ -26,7 +26,8 @@
 #include "qapi/visitor.h"
 #include "qemu/timer.h"
 #include "qom/object_interfaces.h"
-#include "hw/boards.h"
+#include "hisi-compat.h"
+#include HISI_BOARDS_H
 #include "hw/pci/pci_bridge.h"
 #include "hw/pci/pcie_port.h"
 #include "migration/vmstate.h"
@@ -1023,7 +1024,7 @@ HisiTraffic *hisi_traffic_default(void)
     return HISI_TRAFFIC(obj);
 }
 
-static void traffic_class_init(ObjectClass *oc, void *data)
+static void traffic_class_init(ObjectClass *oc, HisiClassData *data)
 {
     UserCreatableClass *ucc = USER_CREATABLE_CLASS(oc);
 

@@ -35,7 +35,8 @@
 #include "hw/pci/pci_device.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/msi.h"
-#include "hw/qdev-properties.h"
+#include "hisi-compat.h"
+#include HISI_QDEV_PROPERTIES_H
 #include "migration/vmstate.h"
 #include "trace.h"
 #include "hisi-pcie.h"
@@ -595,7 +596,7 @@ static void hns3_pmu_instance_init(Object *obj)
     hisi_pmu_init(&s->pmu, obj, &pmu_ops);
 }
 
-static void hns3_pmu_class_init(ObjectClass *klass, void *data)
+static void hns3_pmu_class_init(ObjectClass *klass, HisiClassData *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);

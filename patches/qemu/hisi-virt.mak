@@ -2,6 +2,15 @@
 # common PCIe models users put behind root ports to build real topologies.
 
 CONFIG_ARM_VIRT=y
+# QEMU 10.2's virt machine and NVMe call into CXL and the SPDM socket
+# without selecting them, and --without-default-devices leaves out what
+# is only on by default: named here (CXL with the PCIe expander bridge it
+# depends on and the CXL memory device its mailbox calls), or the link
+# fails.
+CONFIG_PXB=y
+CONFIG_CXL=y
+CONFIG_CXL_MEM_DEVICE=y
+CONFIG_SPDM_SOCKET=y
 
 # Ports, switches and bridges
 CONFIG_PCIE_PORT=y

@@ -48,10 +48,11 @@
 #include "qemu/units.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
-#include "exec/memory.h"
+#include "hw/hisilicon/hisi-compat.h"
+#include HISI_MEMORY_H
 #include "qapi/qapi-commands-qom.h"
 #include "qemu/rcu.h"
-#include "hw/qdev-core.h"
+#include HISI_QDEV_CORE_H
 #include "hw/pci/pci_host.h"
 #include "hw/pci-host/gpex.h"
 #include "qobject/qbool.h"
