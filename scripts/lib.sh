@@ -59,6 +59,9 @@ qemu_series() {
 	die "QEMU $want: not a version we build (${QEMU_SERIES[*]}; HISI_QEMU or --qemu picks one)"
 }
 
+# A HISI_QEMU we do not build stops every script at once, before any work.
+qemu_series >/dev/null
+
 # qemu_version [SERIES]: the Debian version of the QEMU source scripts/fetch
 # got for SERIES (default: the one HISI_QEMU picks).
 qemu_version() {
