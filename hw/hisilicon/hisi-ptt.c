@@ -85,6 +85,7 @@ struct HisiPttState {
     bool fail_next_dma;     /* the next DMA write fails */
     bool hold_tuning_busy;  /* tuning never completes */
     bool hold_trace_busy;   /* the trace never goes idle */
+    bool hold_dma_reset;    /* a DMA reset never completes */
 
     /* debugging, set with qom-set: see ptt_pause_at_buffer_end */
     bool pause_at_buffer_end;
@@ -608,6 +609,11 @@ static void ptt_write_trace_ctrl(HisiPttState *s, uint32_t val, int64_t now)
         return;
     }
     s->trace_ctrl = val;
+    if (FIELD_EX32(val, TRACE_CTRL, RST) && s->hold_dma_reset) {
+        /* Stays in progress: TRACE_WR_STS reads busy while RST is set. */
+        trace_hisi_ptt_reset_held();
+        return;
+    }
     if (FIELD_EX32(val, TRACE_CTRL, RST) && !s->hold_trace_busy) {
         if (on) {
             qemu_log_mask(LOG_GUEST_ERROR, "hisi-ptt: DMA reset while "
@@ -721,6 +727,10 @@ static uint64_t hisi_ptt_read(void *opaque, hwaddr addr, unsigned size)
     case A_TRACE_WR_STS:
         ptt_poll(s, ptt_now());
         val = FIELD_DP32(s->wr_offset, TRACE_WR_STS, BUFFER, s->cur_buf);
+        if (s->hold_dma_reset && FIELD_EX32(s->trace_ctrl, TRACE_CTRL, RST)) {
+            /* A reset in progress: the write pointer not yet back at 0 */
+            val |= R_TRACE_WR_STS_WRITE_MASK;
+        }
         break;
     case A_TRACE_STS:
         val = FIELD_DP32(0, TRACE_STS, IDLE,
@@ -943,8 +953,8 @@ static int hisi_ptt_post_load(void *opaque, int version_id)
 static const VMStateDescription vmstate_hisi_ptt = {
     .name = TYPE_HISI_PTT,
     .post_load = hisi_ptt_post_load,
-    .version_id = 3,
-    .minimum_version_id = 3,
+    .version_id = 4,
+    .minimum_version_id = 4,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, HisiPttState),
         VMSTATE_UINT32(tuning_ctrl, HisiPttState),
@@ -967,6 +977,7 @@ static const VMStateDescription vmstate_hisi_ptt = {
         VMSTATE_BOOL(fail_next_dma, HisiPttState),
         VMSTATE_BOOL(hold_tuning_busy, HisiPttState),
         VMSTATE_BOOL(hold_trace_busy, HisiPttState),
+        VMSTATE_BOOL(hold_dma_reset, HisiPttState),
         VMSTATE_BOOL(pause_at_buffer_end, HisiPttState),
         VMSTATE_TIMER_PTR(buf_timer, HisiPttState),
         VMSTATE_END_OF_LIST()
@@ -1018,6 +1029,12 @@ static void hisi_ptt_instance_init(Object *obj)
     object_property_set_description(obj, "hold-trace-busy",
         "Fault injection: while on, the trace never goes idle: "
         "TRACE_STS.IDLE stays 0 and DMA reset is ignored (default: off)");
+    object_property_add(obj, "hold-dma-reset", "bool", ptt_get_flag,
+                        ptt_set_flag, NULL, &s->hold_dma_reset);
+    object_property_set_description(obj, "hold-dma-reset",
+        "Fault injection: while on, a DMA reset (TRACE_CTRL.RST) never "
+        "completes: TRACE_WR_STS reads non-zero while RST is set, and the "
+        "write pointer stays where it was (default: off)");
     object_property_add(obj, "pause-at-buffer-end", "bool", ptt_get_flag,
                         ptt_set_flag, NULL, &s->pause_at_buffer_end);
     object_property_set_description(obj, "pause-at-buffer-end",

@@ -4,6 +4,10 @@
 # held busy, a failed trace DMA), a second trace, the tracing CPU going
 # offline, module lifetime. Runs with either driver set and says so where
 # they differ by design.
+# kernel-config: CONFIG_HISI_PTT=m
+# kernel-config: CONFIG_MODULE_UNLOAD
+# kernel-config: CONFIG_HOTPLUG_CPU
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --guest-qmp
 # qemu: -device hisi-ptt,bus=pcie.0,addr=0x8,sicl-id=1,core-id=2,id=ptt0
 # qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10
@@ -128,19 +132,25 @@ tune_busy() {
 ktap_check tune-busy-etimedout tune_busy
 ktap_check tune-works-after-busy sh -c "echo 0 >$PMU/tune/qos_tx_cpl && [ \$(cat $PMU/tune/qos_tx_cpl) = 0 ] && echo 1 >$PMU/tune/qos_tx_cpl"
 
-# Trace held busy: the start is refused (the event never runs, no data)
-# and the driver says why.
-trace_busy() {
+# trace_refused FAULT MESSAGE: with the fault property FAULT on, the trace
+# does not start (the event never runs, no data) and the driver says why,
+# in a message matching MESSAGE
+trace_refused() {
 	local before out
-	before=$(dmesg_count 'busy')
-	qom_set $DEV hold-trace-busy true || return 1
+	before=$(dmesg_count "$2")
+	qom_set $DEV "$1" true || return 1
 	out=$(trace 0x80001 7 0 0 100)
-	qom_set $DEV hold-trace-busy false
-	echo "$out; busy messages: $before -> $(dmesg_count busy)"
-	echo "$out" | grep -q ' bytes=0 ' && [ "$(dmesg_count busy)" -gt "$before" ]
+	qom_set $DEV "$1" false
+	echo "$out; '$2' messages: $before -> $(dmesg_count "$2")"
+	echo "$out" | grep -q ' bytes=0 ' && [ "$(dmesg_count "$2")" -gt "$before" ]
 }
-ktap_check trace-busy-refused trace_busy
+# Trace held busy: the start is refused (-EBUSY).
+ktap_check trace-busy-refused trace_refused hold-trace-busy busy
 ktap_check trace-works-after-busy trace 0x80001 7 0 0 100
+# A DMA reset that never completes: both drivers wait for TRACE_WR_STS to
+# clear after the reset and give up (-ETIMEDOUT) before the trace starts.
+ktap_check dma-reset-timeout-refused trace_refused hold-dma-reset 'DMA reset'
+ktap_check trace-works-after-dma-reset-timeout trace 0x80001 7 0 0 100
 
 # A trace DMA that fails: the device stops tracing; perf gets what was
 # written before, without a kernel warning, and the next trace works.

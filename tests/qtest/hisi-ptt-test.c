@@ -1403,6 +1403,33 @@ static void test_fault_trace_busy(void)
     hisi_fini(&p);
 }
 
+/*
+ * DMA reset held: while RST is set TRACE_WR_STS reads non-zero even from a
+ * write pointer at 0, the pointer stays; after the fault, a reset clears it.
+ */
+static void test_fault_dma_reset(void)
+{
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt", NULL);
+    ptt_start(&p, rp_4dw);
+    qtest_clock_step(p.qts, 100 * 1000);
+    ptt_stop(&p);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), !=, 0);
+    qtest_qom_set_bool(p.qts, "ptt", "hold-dma-reset", true);
+    g_assert_true(ptt_idle(&p));
+    hisi_wr(&p, A_TRACE_CTRL, R_TRACE_CTRL_RST_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS) & R_TRACE_WR_STS_WRITE_MASK,
+                    ==, R_TRACE_WR_STS_WRITE_MASK);
+    hisi_wr(&p, A_TRACE_CTRL, 0);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), !=, 0);
+    qtest_qom_set_bool(p.qts, "ptt", "hold-dma-reset", false);
+    hisi_wr(&p, A_TRACE_CTRL, R_TRACE_CTRL_RST_MASK);
+    g_assert_cmphex(hisi_rd(&p, A_TRACE_WR_STS), ==, 0);
+    hisi_wr(&p, A_TRACE_CTRL, 0);
+    hisi_fini(&p);
+}
+
 /* A trace in progress goes on after migration, where it left off. */
 static void test_migration(void)
 {
@@ -4038,5 +4065,6 @@ int main(int argc, char **argv)
     qtest_add_func("/hisi-ptt/fault-tuning-busy", test_fault_tuning_busy);
     qtest_add_func("/hisi-ptt/fault-dma-fails", test_fault_dma_fails);
     qtest_add_func("/hisi-ptt/fault-trace-busy", test_fault_trace_busy);
+    qtest_add_func("/hisi-ptt/fault-dma-reset", test_fault_dma_reset);
     return g_test_run();
 }
