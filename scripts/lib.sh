@@ -44,6 +44,57 @@ version_of() {
 	sed -n "s/^$1=//p" "$VERSIONS"
 }
 
+# The drivers of the emulated devices, by module name: what run-guest
+# --modules loads from a kernel build.
+DRIVER_MODULES=(hisi_ptt hisi_pcie_pmu hns3_pmu arm-ccn)
+
+# image_release IMAGE: the kernel release (uname -r) of the arm64 Image
+# IMAGE, raw or gzip-compressed; fails when IMAGE is not one.
+image_release() {
+	local unpack=cat v
+	[ "$(head -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = 1f8b ] && unpack="gzip -dc"
+	# The arm64 boot header's magic, "ARM\x64" at offset 56
+	[ "$($unpack "$1" 2>/dev/null | head -c 60 | tail -c 4)" = ARMd ] || return 1
+	v=$($unpack "$1" 2>/dev/null | grep -a -o -m 1 -E 'Linux version [0-9]+\.[0-9]+[^ ]*' || true)
+	[ -n "$v" ] || return 1
+	echo "${v#Linux version }"
+}
+
+# Debian sid, read through apt lists of its own under the cache: sid is
+# never an apt source of the host, and none of its packages is installed
+# (they are downloaded and unpacked). An empty dpkg status keeps the host's
+# packages out of sid's dependency resolution. Mirrors that lag (snapshots,
+# registries) serve a Release file past its Valid-Until of a week: apt
+# still checks its signature and every file's hash, so only that date
+# check is off.
+SID=$CACHE/apt-sid
+SID_APT=(-o "Dir::Etc::sourcelist=$SID/sources.list" -o Dir::Etc::sourceparts=-
+	-o "Dir::State::Lists=$SID/lists" -o "Dir::Cache=$SID/cache"
+	-o "Dir::State::status=$SID/status" -o APT::Architectures::=amd64
+	-o APT::Architectures::=arm64 -o Acquire::Check-Valid-Until=false
+	-o APT::Sandbox::User=root)
+
+# sid_lists: sid's source and binary (amd64, arm64) package lists, read
+# again once a day; a failed update keeps the old lists.
+sid_lists() {
+	mkdir -p "$SID/lists/partial" "$SID/cache/archives/partial"
+	: >>"$SID/status"
+	printf '%s\n' 'deb-src http://deb.debian.org/debian sid main' \
+		'deb [arch=amd64,arm64] http://deb.debian.org/debian sid main' >"$SID/sources.list"
+	if [ -z "$(find "$SID/lists" -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
+		info "reading Debian sid's package lists"
+		apt-get -qq "${SID_APT[@]}" update >&2 ||
+			[ -n "$(ls "$SID/lists/"*_Packages* 2>/dev/null)" ] ||
+			die "apt-get update of Debian sid's lists failed: check the network"
+	fi
+}
+
+# The guest kernels: Debian 12's Linux 6.12 (scripts/build-guest, the
+# default) and Debian sid's Linux 7.2 (scripts/build-linux-sid), each with
+# both driver sets built against it; run-guest --linux picks one.
+LINUX_DEFAULT=6.12
+LINUX_SID=7.2
+
 # The QEMU release series we build our devices into, newest first: 10.2
 # from Debian sid, 10.0 from trixie. HISI_QEMU picks the one that build,
 # demo, run-guest and the tests use (default: the newest); the series test
@@ -180,14 +231,103 @@ kbuild_modules() {
 	info "modules$suffix/$name: $(cd "$mods" && ls | tr '\n' ' ')"
 }
 
-# build_driver_sets KDIR SUFFIX [MAKE-ARGS...]: the driver sets the guest
-# loads (upstream, from build/upstream-src; ours; the test modules) against
-# the kernel tree KDIR, into build/modules$SUFFIX/SET.
+# build_driver_sets KDIR SUFFIX UPSTREAM [MAKE-ARGS...]: the driver sets
+# the guest loads (upstream, from the copy UPSTREAM that upstream_src made;
+# ours; the test modules) against the kernel tree KDIR, into
+# build/modules$SUFFIX/SET.
 build_driver_sets() {
-	local kdir=$1 suffix=$2
-	shift 2
-	kbuild_modules "$kdir" "$suffix" upstream "$BUILD/upstream-src" "$@"
+	local kdir=$1 suffix=$2 upstream=$3
+	shift 3
+	kbuild_modules "$kdir" "$suffix" upstream "$upstream" "$@"
 	[ ! -f "$TOP/guest-drivers/Kbuild" ] ||
 		kbuild_modules "$kdir" "$suffix" ours "$TOP/guest-drivers" "$@"
 	kbuild_modules "$kdir" "$suffix" test "$TOP/tests/boot/modules" "$@"
+}
+
+# upstream_src LINUX DEST: the upstream drivers of the kernel source tree
+# LINUX (its unpacked parts), our reference client, unmodified, with a
+# Kbuild of our own (Debian's config does not enable three of them), in
+# DEST; only what changed is copied.
+upstream_src() {
+	local src=$1 up=$2
+	mkdir -p "$up"
+	cp -u "$src"/drivers/hwtracing/ptt/hisi_ptt.[ch] "$src"/drivers/perf/hisilicon/hisi_pcie_pmu.c \
+		"$src"/drivers/perf/hisilicon/hns3_pmu.c "$src"/drivers/perf/arm-ccn.c "$up/"
+	echo 'obj-m := hisi_ptt.o hisi_pcie_pmu.o hns3_pmu.o arm-ccn.o' >"$up/Kbuild.new"
+	cmp -s "$up/Kbuild.new" "$up/Kbuild" || mv "$up/Kbuild.new" "$up/Kbuild"
+	rm -f "$up/Kbuild.new"
+}
+
+# fetch_perf VERSION [APT-OPTIONS...]: download linux-perf:arm64 VERSION and
+# the arm64 packages it depends on, recursively, into $CACHE/perf/VERSION
+# (APT-OPTIONS: which apt lists, e.g. sid's).
+fetch_perf() {
+	local ver=$1 dir=$CACHE/perf/$1 pkgs
+	shift
+	[ -f "$dir/.done" ] && return
+	pkgs=$(apt-cache "$@" depends --recurse --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances "linux-perf:arm64=$ver" |
+		grep -E '^[^ <]+:arm64$' | grep -v '^linux-perf:' | sort -u)
+	info "downloading perf $ver and $(echo "$pkgs" | wc -l) arm64 packages it depends on (about 60 MB)"
+	rm -rf "$dir" && mkdir -p "$dir/debs"
+	# shellcheck disable=SC2086 # one package per word
+	(cd "$dir/debs" && apt-get download -q "$@" "linux-perf:arm64=$ver" $pkgs) >&2 ||
+		die "apt-get download of perf $ver and its libraries failed"
+	touch "$dir/.done"
+}
+
+# perf_root VERSION DEST: the real perf tool for the guest, perf VERSION
+# (fetch_perf) and the shared libraries of its ELF NEEDED closure, in DEST
+# (run-guest --perf copies it in).
+perf_root() {
+	local ver=$1 pr=$2 dir=$CACHE/perf/$1 todo elf lib src f
+	[ -f "$dir/.done" ] || die "perf $ver not downloaded: run scripts/fetch"
+	if [ ! -f "$dir/root/.done" ]; then
+		rm -rf "$dir/root" && mkdir -p "$dir/root"
+		for f in "$dir"/debs/*.deb; do dpkg-deb -x "$f" "$dir/root"; done
+		touch "$dir/root/.done"
+	fi
+	[ "$(cat "$pr/.version" 2>/dev/null)" != "$ver" ] || return 0
+	rm -rf "$pr" && mkdir -p "$pr/usr/bin" "$pr/lib/aarch64-linux-gnu"
+	[ -f "$dir/root/usr/bin/perf" ] || die "no usr/bin/perf in linux-perf $ver"
+	cp "$dir/root/usr/bin/perf" "$pr/usr/bin/perf"
+	ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$pr/lib/ld-linux-aarch64.so.1"
+	todo=("$pr/usr/bin/perf")
+	while [ ${#todo[@]} -gt 0 ]; do
+		elf=${todo[0]}
+		todo=("${todo[@]:1}")
+		for lib in $(aarch64-linux-gnu-readelf -d "$elf" |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p') ld-linux-aarch64.so.1; do
+			[ -e "$pr/lib/aarch64-linux-gnu/$lib" ] && continue
+			src=$(find "$dir/root" -name "$lib" \( -type f -o -type l \) | head -n 1)
+			[ -n "$src" ] || die "perf needs $lib, which no downloaded package has"
+			cp -L "$src" "$pr/lib/aarch64-linux-gnu/$lib"
+			todo+=("$pr/lib/aarch64-linux-gnu/$lib")
+		done
+	done
+	echo "$ver" >"$pr/.version"
+	info "$(basename "$pr"): perf $ver with $(ls "$pr/lib/aarch64-linux-gnu" | wc -l) libraries, $(du -sh "$pr" | cut -f1)"
+}
+
+# linux_source_tree: the whole linux-source-6.12 tree of the Debian kernel,
+# unpacked once per version under the cache (for the kernel builds); its
+# path.
+linux_source_tree() {
+	local kver base f
+	kver=$(version_of kernel)
+	base=$CACHE/linux-source/$kver
+	mkdir -p "$base"
+	(
+		# One unpacking at a time, from any clone (a second waits).
+		flock 9
+		[ -f "$base/linux-source-6.12/.done" ] && exit 0
+		f=$(ls "$CACHE/debs/linux-source-6.12_${kver}_"*.deb 2>/dev/null | head -n 1)
+		[ -n "$f" ] || die "linux-source-6.12 $kver not downloaded: run scripts/fetch"
+		step "unpacking linux-source-6.12 $kver (full tree)"
+		rm -rf "$base/linux-source-6.12"
+		dpkg-deb --fsys-tarfile "$f" | tar -xO ./usr/src/linux-source-6.12.tar.xz |
+			tar -xJ -C "$base"
+		touch "$base/linux-source-6.12/.done"
+	) 9>"$base/.lock" || exit 1
+	echo "$base/linux-source-6.12"
 }

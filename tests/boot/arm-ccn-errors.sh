@@ -6,6 +6,10 @@
 # of the 40-bit cycle counter, the owner CPU going offline, module removal
 # while counting, 50 unloads and reloads, and nothing left behind.
 #
+# kernel-config: CONFIG_ARM_CCN=m
+# kernel-config: CONFIG_MODULE_UNLOAD
+# kernel-config: CONFIG_HOTPLUG_CPU
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --perf
 # run-guest: --guest-qmp
 # qemu: -device arm-ccn,id=ccn

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # arm-ccn with the upstream arm-ccn driver (bound through the device tree)
 # and perf stat.
+# kernel-config: CONFIG_ARM_CCN=m
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --perf
 # run-guest: --guest-qmp
 # qemu: -device arm-ccn

@@ -2,6 +2,9 @@
 # hns3-pmu: what the driver refuses and why, counter sharing, overflow,
 # the owner CPU going offline, and the module's lifetime; under either
 # driver set ($DRIVERS: upstream, or ours).
+# kernel-config: CONFIG_HNS3_PMU=m
+# kernel-config: CONFIG_MODULE_UNLOAD
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --perf
 # run-guest: --guest-qmp
 # qemu: -object hisi-traffic,id=t0,rules=stream=nic-rx,,rate=100000,,len=1000

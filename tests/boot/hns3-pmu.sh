@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # hns3-pmu with the upstream hns3_pmu driver and perf stat.
+# kernel-config: CONFIG_HNS3_PMU=m
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --perf
 # run-guest: --guest-qmp
 # qemu: -object hisi-traffic,id=t0,rules=stream=nic-rx,,rate=100000,,len=1000

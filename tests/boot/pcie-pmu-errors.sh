@@ -3,6 +3,9 @@
 # its errno, counter sharing, overflow across a 64-bit wrap, the owning CPU
 # going offline, module lifetime. Runs with either driver set and says so
 # where they differ by design.
+# kernel-config: CONFIG_HISI_PCIE_PMU=m
+# kernel-config: CONFIG_MODULE_UNLOAD
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --perf
 # run-guest: --guest-qmp
 # qemu: -object hisi-traffic,id=t0,rules=stream=dma-write,,rate=250000,,len=16,,latency=800;ep=02:00.0,,stream=dma-write,,rate=50000

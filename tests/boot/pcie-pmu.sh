@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # hisi-pcie-pmu with the upstream hisi_pcie_pmu driver and perf stat.
+# kernel-config: CONFIG_HISI_PCIE_PMU=m
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --perf
 # run-guest: --guest-qmp
 # qemu: -object hisi-traffic,id=t0,rules=stream=dma-write,,rate=250000,,len=16,,latency=800;ep=02:00.0,,stream=dma-write,,rate=50000

@@ -3,6 +3,8 @@
 # what a running guest measures by the expected ratio, the PTT's fault
 # injection drives the driver's timeout and error paths, and a tune file
 # of one core's PTT changes that core's traffic only.
+# kernel-config: CONFIG_HISI_PTT=m
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --guest-qmp
 # qemu: -device hisi-ptt,bus=pcie.0,addr=0x8,id=ptt0,rp-bdf-max=0x87
 # qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10

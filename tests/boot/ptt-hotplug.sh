@@ -3,6 +3,9 @@
 # hot-plugged below one of its root ports becomes a requester filter and
 # its traffic is traced; once unplugged, both are gone. Traffic starts at
 # the plug: no record of an endpoint plugged during a trace is older.
+# kernel-config: CONFIG_HISI_PTT=m
+# kernel-config: CONFIG_HOTPLUG_PCI_PCIE
+# kernel-config: CONFIG_VIRTIO_CONSOLE
 # run-guest: --guest-qmp
 # qemu: -device hisi-ptt,bus=pcie.0,addr=0x8
 # qemu: -device pcie-root-port,id=rp0,bus=pcie.0,chassis=1,addr=0x10

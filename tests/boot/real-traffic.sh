@@ -3,6 +3,9 @@
 # hisi-ptt traces and hisi-pcie-pmu counts the actual DMA of an NVMe drive
 # below root port 00:10.0, and the CPU's accesses to it. The drive reads zeroes and drops writes
 # (null-co), so only its DMA matters.
+# kernel-config: CONFIG_HISI_PTT=m
+# kernel-config: CONFIG_HISI_PCIE_PMU=m
+# kernel-config: CONFIG_BLK_DEV_NVME
 # run-guest: --perf
 # run-guest: --kmod nvme
 # qemu: -object hisi-traffic,id=t0,source=real

@@ -2,6 +2,11 @@
 # The four drivers of the set (upstream or ours) load on a guest with no such
 # devices: each registers its driver, binds nothing, registers no PMU, and
 # unloads with whatever it needed.
+# kernel-config: CONFIG_HISI_PTT=m
+# kernel-config: CONFIG_HISI_PCIE_PMU=m
+# kernel-config: CONFIG_HNS3_PMU=m
+# kernel-config: CONFIG_ARM_CCN=m
+# kernel-config: CONFIG_MODULE_UNLOAD
 # run-guest: --no-autoload
 . /guest/tests/lib/ktap.sh
 . /guest/tests/lib/drivers.sh
