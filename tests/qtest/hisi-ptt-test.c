@@ -1466,13 +1466,13 @@ static void test_migration(void)
 }
 
 /*
- * A destination refuses a hisi-ptt section of version 2 (the layout before
- * pause-at-buffer-end, which it would misread); the same stream at version
- * 3 loads.
+ * A destination refuses a hisi-ptt section of version 3 (the layout before
+ * hold-dma-reset, which it would misread); the same stream at version 4
+ * loads.
  */
 static void test_stream_old_version_refused(void)
 {
-    hisi_assert_old_section_refused(ptt_init, "hisi-ptt", 3);
+    hisi_assert_old_section_refused(ptt_init, "hisi-ptt", 4);
 }
 
 /* Where a twin-run test migrates the trace */
