@@ -21,10 +21,12 @@ qmp_open() {
 	qmp '{"execute": "qmp_capabilities"}' >/dev/null
 }
 
-# Read lines until a reply ("return" or "error"), skipping events.
+# Read lines until a reply ("return" or "error"), skipping events. A
+# reply has taken over 10 s on a loaded host (guests and builds beside a
+# suite on two cores); 30 s without one means the monitor is gone.
 qmp_reply() {
 	local line
-	while read -r -t 10 line <&9; do
+	while read -r -t 30 line <&9; do
 		line=$(printf '%s' "$line" | tr -d '\r')
 		case $line in
 		*'"QMP"'* | *'"return"'*) echo "$line"; return 0 ;;
