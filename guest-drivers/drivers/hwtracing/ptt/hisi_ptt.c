@@ -104,6 +104,11 @@
 #define HISI_PTT_CFG_DIRECTION			GENMASK_ULL(23, 20)
 #define HISI_PTT_CFG_TYPE			GENMASK_ULL(31, 24)
 #define HISI_PTT_CFG_FORMAT			GENMASK_ULL(35, 32)
+#define HISI_PTT_CFG_VALID			(HISI_PTT_CFG_FILTER | \
+						 HISI_PTT_CFG_FILTER_IS_PORT | \
+						 HISI_PTT_CFG_DIRECTION | \
+						 HISI_PTT_CFG_TYPE | \
+						 HISI_PTT_CFG_FORMAT)
 
 #define HISI_PTT_DIRECTION_MAX			3
 #define HISI_PTT_TYPE_ALL			GENMASK(2, 0)	/* P, NP, CPL */
@@ -536,8 +541,9 @@ static bool hisi_ptt_filter_valid(struct hisi_ptt *ptt, u64 config)
 	bool valid;
 
 	mutex_lock(&ptt->filter_lock);
+	/* An empty port mask would start a trace that can record nothing. */
 	if (config & HISI_PTT_CFG_FILTER_IS_PORT)
-		valid = !(val & ~ptt->port_mask);
+		valid = val && !(val & ~ptt->port_mask);
 	else
 		valid = hisi_ptt_find_filter(ptt, val, false);
 	mutex_unlock(&ptt->filter_lock);
@@ -794,6 +800,13 @@ static int hisi_ptt_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	}
 
+	/* Bits no format field names may mean something in a later driver. */
+	if (config & ~HISI_PTT_CFG_VALID) {
+		dev_dbg(dev, "reserved config bits 0x%llx set\n",
+			config & ~HISI_PTT_CFG_VALID);
+		return -EINVAL;
+	}
+
 	if (FIELD_GET(HISI_PTT_CFG_DIRECTION, config) > HISI_PTT_DIRECTION_MAX) {
 		dev_dbg(dev, "direction %llu out of range 0-%u\n",
 			FIELD_GET(HISI_PTT_CFG_DIRECTION, config),
@@ -819,7 +832,7 @@ static int hisi_ptt_event_init(struct perf_event *event)
 		dev_dbg(dev, "filter 0x%05llx is not a %s\n",
 			config & (HISI_PTT_CFG_FILTER | HISI_PTT_CFG_FILTER_IS_PORT),
 			config & HISI_PTT_CFG_FILTER_IS_PORT ?
-			"subset of " HISI_PTT_PORT_FILTERS :
+			"non-empty subset of " HISI_PTT_PORT_FILTERS :
 			"file in " HISI_PTT_REQ_FILTERS);
 		return -EINVAL;
 	}
@@ -1199,6 +1212,12 @@ static struct pci_driver hisi_ptt_driver = {
 	.id_table	= hisi_ptt_ids,
 	.probe		= hisi_ptt_probe,
 	.remove		= hisi_ptt_remove,
+	/*
+	 * perf cannot take a PMU away under its events: a trace holds the
+	 * module, and with no unbind in sysfs nothing else removes the
+	 * device while the hardware writes into the trace buffers.
+	 */
+	.driver.suppress_bind_attrs = true,
 };
 
 static int __init hisi_ptt_init(void)
