@@ -1164,7 +1164,6 @@ static int ccn_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct arm_ccn *ccn;
-	unsigned int i;
 	int irq, ret;
 
 	ccn = devm_kzalloc(dev, sizeof(*ccn), GFP_KERNEL);
@@ -1191,9 +1190,6 @@ static int ccn_probe(struct platform_device *pdev)
 	ccn->upmu.irq = irq;
 	ccn->upmu.node = dev_to_node(dev);
 	ccn->upmu.num_counters = CCN_NUM_COUNTERS;
-	/* ccn_read_counter() extends the counters to 64 bits. */
-	for (i = 0; i < CCN_NUM_COUNTERS; i++)
-		ccn->upmu.counter_bits[i] = 64;
 	ccn->upmu.pmu.attr_groups = ccn_attr_groups;
 	/*
 	 * The identifier: this driver reads no product or revision register,
@@ -1286,3 +1282,4 @@ module_exit(ccn_exit);
 MODULE_DESCRIPTION("ARM CCN (Cache Coherent Network) PMU driver");
 MODULE_AUTHOR("hisi-uncore-emu developers");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(UNCORE_PMU_NS);

@@ -11,6 +11,7 @@
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
@@ -48,7 +49,7 @@ static struct attribute *uncore_pmu_common_attrs[] = {
 const struct attribute_group uncore_pmu_common_group = {
 	.attrs = uncore_pmu_common_attrs,
 };
-EXPORT_SYMBOL_GPL(uncore_pmu_common_group);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_common_group, UNCORE_PMU_NS);
 
 /**
  * uncore_pmu_event_show() - show an events/ entry made by UNCORE_PMU_EVENT_ATTR
@@ -65,7 +66,7 @@ ssize_t uncore_pmu_event_show(struct device *dev, struct device_attribute *attr,
 
 	return sysfs_emit(buf, "config=0x%lx\n", (unsigned long)ext->var);
 }
-EXPORT_SYMBOL_GPL(uncore_pmu_event_show);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_event_show, UNCORE_PMU_NS);
 
 static bool uncore_pmu_same_counter(struct uncore_pmu *upmu,
 				    struct perf_event *a, struct perf_event *b)
@@ -152,7 +153,6 @@ static void uncore_pmu_update(struct perf_event *event)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
-	u64 mask = GENMASK_ULL(upmu->counter_bits[hwc->idx] - 1, 0);
 	u64 prev, now;
 
 	do {
@@ -160,7 +160,7 @@ static void uncore_pmu_update(struct perf_event *event)
 		now = upmu->ops->read_counter(upmu, event);
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
-	local64_add((now - prev) & mask, &event->count);
+	local64_add(now - prev, &event->count);
 }
 
 /**
@@ -184,7 +184,7 @@ void uncore_pmu_counter_overflow(struct uncore_pmu *upmu, unsigned int idx)
 		if (!(counter->events[i]->hw.state & PERF_HES_STOPPED))
 			uncore_pmu_update(counter->events[i]);
 }
-EXPORT_SYMBOL_GPL(uncore_pmu_counter_overflow);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_counter_overflow, UNCORE_PMU_NS);
 
 static void uncore_pmu_start(struct perf_event *event, int flags)
 {
@@ -416,7 +416,7 @@ int __uncore_pmu_register(struct uncore_pmu *upmu, struct module *owner)
 						    &upmu->cpuhp_node);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(__uncore_pmu_register);
+EXPORT_SYMBOL_NS_GPL(__uncore_pmu_register, UNCORE_PMU_NS);
 
 /**
  * uncore_pmu_unregister() - remove a PMU registered by uncore_pmu_register
@@ -428,7 +428,83 @@ void uncore_pmu_unregister(struct uncore_pmu *upmu)
 	cpuhp_state_remove_instance_nocalls(uncore_pmu_cpuhp_state,
 					    &upmu->cpuhp_node);
 }
-EXPORT_SYMBOL_GPL(uncore_pmu_unregister);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_unregister, UNCORE_PMU_NS);
+
+/**
+ * uncore_pmu_pci_map() - enable a PCI PMU and map the BAR of its registers
+ * @pdev: the PMU's function
+ * @bar: the BAR of its registers
+ * @len: the register space its driver uses
+ *
+ * Bus mastering is on as well: the overflow interrupt is an MSI, a memory
+ * write by the device. Managed: undone when the driver unbinds.
+ *
+ * Return: the mapping, or an ERR_PTR whose reason was logged.
+ */
+void __iomem *uncore_pmu_pci_map(struct pci_dev *pdev, int bar,
+				 resource_size_t len)
+{
+	struct device *dev = &pdev->dev;
+	void __iomem *base;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return IOMEM_ERR_PTR(dev_err_probe(dev, ret,
+						   "cannot enable the device\n"));
+
+	if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, bar) < len)
+		return IOMEM_ERR_PTR(dev_err_probe(dev, -ENODEV,
+						   "BAR %d is not a memory BAR of %pa bytes\n",
+						   bar, &len));
+
+	base = pcim_iomap_region(pdev, bar, dev_driver_string(dev));
+	if (IS_ERR(base))
+		return IOMEM_ERR_PTR(dev_err_probe(dev, PTR_ERR(base),
+						   "cannot map BAR %d\n", bar));
+	pci_set_master(pdev);
+	return base;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_pci_map, UNCORE_PMU_NS);
+
+/**
+ * uncore_pmu_pci_request_irq() - the overflow interrupt of a PCI PMU
+ * @upmu: the PMU; its @irq is set on success
+ * @pdev: the PMU's function
+ * @handler: the hard interrupt handler
+ * @name: the interrupt's name in /proc/interrupts
+ * @data: the handler's argument
+ *
+ * One MSI vector, neither threaded nor balanced: the core keeps it on the
+ * PMU's owning CPU. Managed: released when the driver unbinds.
+ *
+ * Return: 0, or a negative errno whose reason was logged.
+ */
+int uncore_pmu_pci_request_irq(struct uncore_pmu *upmu, struct pci_dev *pdev,
+			       irq_handler_t handler, const char *name,
+			       void *data)
+{
+	struct device *dev = &pdev->dev;
+	int ret;
+
+	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
+	if (ret < 0)
+		return dev_err_probe(dev, ret, "no MSI vector\n");
+
+	ret = pci_irq_vector(pdev, 0);
+	if (ret < 0)
+		return dev_err_probe(dev, ret, "no interrupt for MSI vector 0\n");
+	upmu->irq = ret;
+
+	ret = devm_request_irq(dev, upmu->irq, handler,
+			       IRQF_NOBALANCING | IRQF_NO_THREAD, name, data);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
+				     upmu->irq);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_pci_request_irq, UNCORE_PMU_NS);
 
 static int __init uncore_pmu_module_init(void)
 {

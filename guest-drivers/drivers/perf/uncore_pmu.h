@@ -15,9 +15,21 @@
 
 #include <linux/bitmap.h>
 #include <linux/device.h>
+#include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
+
+struct pci_dev;
+
+/*
+ * The core's exports are for its drivers only. A namespace is a string
+ * literal since Linux 6.13; the out-of-tree build (guest-drivers/Kbuild)
+ * gives older kernels the bare name their macros quote themselves.
+ */
+#ifndef UNCORE_PMU_NS
+#define UNCORE_PMU_NS			"UNCORE_PMU"
+#endif
 
 #define UNCORE_PMU_MAX_COUNTERS		16
 /* Events of one group that may read one hardware counter together. */
@@ -46,7 +58,9 @@ struct uncore_pmu;
  * @stop_counter: disable the counter of @event and mask its interrupt; the
  *	counter keeps its value for a last read. Called when the last event
  *	on a counter stops.
- * @read_counter: the current raw value the counter of @event shows.
+ * @read_counter: the counter of @event as a 64-bit value that wraps at
+ *	2^64: a driver extends a narrower counter (the core takes deltas modulo
+ *	2^64).
  * @enable: start counting on the whole PMU (global enable).
  * @disable: stop counting on the whole PMU.
  */
@@ -87,7 +101,6 @@ struct uncore_pmu_counter {
  * @on_cpu: the CPU that owns the PMU's events (nr_cpu_ids: none online)
  * @identifier: version shown in the "identifier" attribute
  * @num_counters: number of hardware counters
- * @counter_bits: width of each counter, for the wrap-around of a delta
  * @counters: the counters and the events using them
  * @used_mask: counters held by an event
  * @cpuhp_node: link in the core's CPU hotplug instance list
@@ -102,7 +115,6 @@ struct uncore_pmu {
 	unsigned int on_cpu;
 	u32 identifier;
 	unsigned int num_counters;
-	u8 counter_bits[UNCORE_PMU_MAX_COUNTERS];
 	struct uncore_pmu_counter counters[UNCORE_PMU_MAX_COUNTERS];
 	DECLARE_BITMAP(used_mask, UNCORE_PMU_MAX_COUNTERS);
 	struct hlist_node cpuhp_node;
@@ -139,7 +151,7 @@ int __uncore_pmu_register(struct uncore_pmu *upmu, struct module *owner);
 /**
  * uncore_pmu_register - register a counting PMU filled in by its driver
  * @upmu: the PMU: @ops, @dev, @name, @irq, @node, @identifier,
- *	@num_counters, @counter_bits and @pmu.attr_groups set
+ *	@num_counters and @pmu.attr_groups set
  *
  * Return: 0, or a negative errno when the PMU could not be registered.
  */
@@ -147,5 +159,11 @@ int __uncore_pmu_register(struct uncore_pmu *upmu, struct module *owner);
 void uncore_pmu_unregister(struct uncore_pmu *upmu);
 
 void uncore_pmu_counter_overflow(struct uncore_pmu *upmu, unsigned int idx);
+
+void __iomem *uncore_pmu_pci_map(struct pci_dev *pdev, int bar,
+				 resource_size_t len);
+int uncore_pmu_pci_request_irq(struct uncore_pmu *upmu, struct pci_dev *pdev,
+			       irq_handler_t handler, const char *name,
+			       void *data);
 
 #endif /* __UNCORE_PMU_H__ */

@@ -361,32 +361,6 @@ static void hisi_pcie_pmu_quiesce(struct hisi_pcie_pmu *pcie_pmu)
 	}
 }
 
-static int hisi_pcie_pmu_setup_irq(struct hisi_pcie_pmu *pcie_pmu)
-{
-	struct pci_dev *pdev = pcie_pmu->pdev;
-	int ret;
-
-	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
-	if (ret < 0)
-		return dev_err_probe(&pdev->dev, ret, "no MSI vector\n");
-
-	ret = pci_irq_vector(pdev, 0);
-	if (ret < 0)
-		return ret;
-	pcie_pmu->upmu.irq = ret;
-
-	/*
-	 * The core moves the interrupt along with the PMU's owning CPU. It is
-	 * named after the driver in /proc/interrupts, as it always was.
-	 */
-	ret = devm_request_irq(&pdev->dev, pcie_pmu->upmu.irq, hisi_pcie_pmu_irq,
-			       IRQF_NOBALANCING | IRQF_NO_THREAD, KBUILD_MODNAME,
-			       pcie_pmu);
-	if (ret)
-		return dev_err_probe(&pdev->dev, ret, "cannot request IRQ\n");
-	return 0;
-}
-
 static int hisi_pcie_pmu_probe(struct pci_dev *pdev,
 			       const struct pci_device_id *id)
 {
@@ -401,24 +375,9 @@ static int hisi_pcie_pmu_probe(struct pci_dev *pdev,
 	pcie_pmu->pdev = pdev;
 	upmu = &pcie_pmu->upmu;
 
-	ret = pcim_enable_device(pdev);
-	if (ret)
-		return dev_err_probe(&pdev->dev, ret, "cannot enable device\n");
-
-	if (!(pci_resource_flags(pdev, HISI_PCIE_PMU_BAR) & IORESOURCE_MEM) ||
-	    pci_resource_len(pdev, HISI_PCIE_PMU_BAR) < SZ_4K)
-		return dev_err_probe(&pdev->dev, -ENODEV,
-				     "BAR %d is not a 4 KiB memory BAR\n",
-				     HISI_PCIE_PMU_BAR);
-
-	pcie_pmu->base = pcim_iomap_region(pdev, HISI_PCIE_PMU_BAR,
-					   KBUILD_MODNAME);
+	pcie_pmu->base = uncore_pmu_pci_map(pdev, HISI_PCIE_PMU_BAR, SZ_4K);
 	if (IS_ERR(pcie_pmu->base))
-		return dev_err_probe(&pdev->dev, PTR_ERR(pcie_pmu->base),
-				     "cannot map BAR %d\n", HISI_PCIE_PMU_BAR);
-
-	/* The PMU raises its overflow MSI as a write of its own. */
-	pci_set_master(pdev);
+		return PTR_ERR(pcie_pmu->base);
 
 	reg = readl(pcie_pmu->base + HISI_PCIE_REG_BDF);
 	pcie_pmu->bdf_min = FIELD_GET(HISI_PCIE_BDF_MIN, reg);
@@ -436,12 +395,13 @@ static int hisi_pcie_pmu_probe(struct pci_dev *pdev,
 	upmu->node = dev_to_node(&pdev->dev);
 	upmu->identifier = readl(pcie_pmu->base + HISI_PCIE_REG_VERSION);
 	upmu->num_counters = HISI_PCIE_NUM_COUNTERS;
-	memset(upmu->counter_bits, 64, HISI_PCIE_NUM_COUNTERS);
 	upmu->pmu.attr_groups = hisi_pcie_pmu_groups;
 
 	hisi_pcie_pmu_quiesce(pcie_pmu);
 
-	ret = hisi_pcie_pmu_setup_irq(pcie_pmu);
+	/* Named after the driver in /proc/interrupts, as it always was. */
+	ret = uncore_pmu_pci_request_irq(upmu, pdev, hisi_pcie_pmu_irq,
+					 KBUILD_MODNAME, pcie_pmu);
 	if (ret)
 		return ret;
 
@@ -479,3 +439,4 @@ module_pci_driver(hisi_pcie_pmu_driver);
 MODULE_DESCRIPTION("HiSilicon PCIe PMU driver");
 MODULE_AUTHOR("hisi-uncore-emu developers");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(UNCORE_PMU_NS);

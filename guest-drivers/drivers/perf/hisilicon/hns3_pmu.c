@@ -783,7 +783,6 @@ static int hns3_pmu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct device *dev = &pdev->dev;
 	struct hns3_pmu *hns3;
-	unsigned int idx;
 	u16 sicl;
 	u32 val;
 	int ret;
@@ -794,20 +793,9 @@ static int hns3_pmu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	hns3->pdev = pdev;
 	raw_spin_lock_init(&hns3->lock);
 
-	ret = pcim_enable_device(pdev);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot enable the device\n");
-
-	if (pci_resource_len(pdev, HNS3_PMU_BAR) < HNS3_PMU_BAR_SIZE)
-		return dev_err_probe(dev, -ENODEV, "BAR %d is under %u bytes\n",
-				     HNS3_PMU_BAR, HNS3_PMU_BAR_SIZE);
-	hns3->base = pcim_iomap_region(pdev, HNS3_PMU_BAR, KBUILD_MODNAME);
+	hns3->base = uncore_pmu_pci_map(pdev, HNS3_PMU_BAR, HNS3_PMU_BAR_SIZE);
 	if (IS_ERR(hns3->base))
-		return dev_err_probe(dev, PTR_ERR(hns3->base),
-				     "cannot map BAR %d\n", HNS3_PMU_BAR);
-
-	/* The overflow interrupt is a memory write by the device. */
-	pci_set_master(pdev);
+		return PTR_ERR(hns3->base);
 	hns3_pmu_quiesce(hns3);
 
 	hns3->clock_freq = readl(hns3->base + HNS3_PMU_CLOCK_FREQ);
@@ -821,23 +809,16 @@ static int hns3_pmu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!hns3->upmu.name)
 		return -ENOMEM;
 
-	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
-	if (ret < 0)
-		return dev_err_probe(dev, ret, "cannot enable MSI\n");
-	hns3->upmu.irq = pci_irq_vector(pdev, 0);
-	ret = devm_request_irq(dev, hns3->upmu.irq, hns3_pmu_isr,
-			       IRQF_NOBALANCING | IRQF_NO_THREAD,
-			       hns3->upmu.name, hns3);
+	ret = uncore_pmu_pci_request_irq(&hns3->upmu, pdev, hns3_pmu_isr,
+					 hns3->upmu.name, hns3);
 	if (ret)
-		return dev_err_probe(dev, ret, "cannot request the interrupt\n");
+		return ret;
 
 	hns3->upmu.ops = &hns3_pmu_ops;
 	hns3->upmu.dev = dev;
 	hns3->upmu.node = dev_to_node(dev);
 	hns3->upmu.identifier = readl(hns3->base + HNS3_PMU_VERSION);
 	hns3->upmu.num_counters = HNS3_PMU_NUM_SLOTS;
-	for (idx = 0; idx < HNS3_PMU_NUM_SLOTS; idx++)
-		hns3->upmu.counter_bits[idx] = 64;
 	hns3->upmu.pmu.attr_groups = hns3_pmu_groups;
 
 	ret = uncore_pmu_register(&hns3->upmu);
@@ -853,6 +834,8 @@ static void hns3_pmu_remove(struct pci_dev *pdev)
 	struct hns3_pmu *hns3 = pci_get_drvdata(pdev);
 
 	uncore_pmu_unregister(&hns3->upmu);
+	/* Nothing counts or interrupts for the next driver of the device. */
+	hns3_pmu_quiesce(hns3);
 }
 
 static const struct pci_device_id hns3_pmu_ids[] = {
@@ -884,3 +867,4 @@ module_exit(hns3_pmu_exit);
 MODULE_DESCRIPTION("HiSilicon HNS3 PMU driver");
 MODULE_AUTHOR("hisi-uncore-emu developers");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(UNCORE_PMU_NS);
