@@ -276,6 +276,38 @@ short_trace() {
 }
 ktap_check reload-50-times driver_reloads 50 $MOD short_trace gone
 ktap_check nothing-left-after-reloads gone
+# A trace a kexec'd kernel left running (tests/boot/progs/ptt-leftover
+# plays that kernel, with no driver bound), then the driver loads and
+# traces. Differs: ours stops the old trace at probe and its own works;
+# upstream leaves the old one running, its DMA aimed at pages the new
+# kernel may give to anyone, and its own trace records nothing.
+leftover() {
+	local pid st=0 out
+	ptt-leftover 0000:00:08.0 >/tmp/leftover.log 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		grep -q '^tracing$' /tmp/leftover.log && break
+		sleep 0.1
+	done
+	driver_load $MOD || st=1
+	out=$(trace 0x80001 7 0 0 200 2>&1)
+	echo "the new driver's trace: $out"
+	driver_unload $MOD || st=1
+	kill $pid
+	wait $pid || st=1
+	cat /tmp/leftover.log
+	[ "$st" = 0 ] || return 1
+	if [ "$1" = stopped ]; then
+		echo "$out" | grep -q '^records=[1-9][0-9]* .* errors=0$'
+	else
+		! echo "$out" | grep -q '^records=[1-9]'
+	fi
+}
+if ours; then
+	ktap_check probe-stops-leftover-trace leftover stopped
+else
+	ktap_check probe-leaves-leftover-trace leftover running
+fi
 ktap_check loads-again driver_load $MOD
 
 list_filters() {

@@ -1136,6 +1136,15 @@ static int hisi_ptt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return dev_err_probe(dev, PTR_ERR(ptt->base),
 				     "cannot map BAR %d\n", HISI_PTT_BAR);
 
+	/*
+	 * A kernel that kexec'd into this one may have left a trace running,
+	 * its DMA aimed at memory that is now this kernel's.
+	 */
+	if (readl(ptt->base + HISI_PTT_TRACE_CTRL) & HISI_PTT_TRACE_CTRL_EN) {
+		dev_warn(dev, "stopping a trace left running\n");
+		hisi_ptt_hw_stop(ptt);
+	}
+
 	ret = dma_set_coherent_mask(dev, DMA_BIT_MASK(64));
 	if (ret)
 		return dev_err_probe(dev, ret, "no 64-bit DMA\n");
