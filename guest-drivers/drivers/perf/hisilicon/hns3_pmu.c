@@ -71,7 +71,7 @@
 #define HNS3_PMU_QID_PARA_FUNC		GENMASK(7, 0)
 #define HNS3_PMU_QID_PARA_QUEUE		GENMASK(31, 16)
 
-#define HNS3_PMU_QID_POLL_US		1
+#define HNS3_PMU_QID_POLL_US		10
 #define HNS3_PMU_QID_TIMEOUT_US		1000
 
 /* The event: config, as in format/ */
@@ -482,33 +482,49 @@ static u32 hns3_pmu_qid_para(u16 bdf, u16 queue)
 /*
  * Ask the hardware whether the function has the queue. The question goes
  * through the QID registers of a slot; one that counts keeps its own
- * QID_PARA, so an idle slot is used, under the lock that programming takes.
+ * QID_PARA, so an idle slot is used. The question is put under the lock
+ * that programming takes, and the answer awaited outside it, sleeping:
+ * any user allowed to open the event may ask. A slot that starts counting
+ * meanwhile may have changed QID_PARA under the question, which is then
+ * asked again on another idle slot.
  */
 static int hns3_pmu_check_queue(struct hns3_pmu *hns3, u16 bdf, u16 queue)
 {
+	unsigned long tried = 0, taken, flags;
 	void __iomem *slot;
-	unsigned long flags;
 	unsigned int idx;
+	bool moved;
 	u32 val;
 	int ret;
 
-	raw_spin_lock_irqsave(&hns3->lock, flags);
-	idx = find_first_zero_bit(&hns3->busy, HNS3_PMU_NUM_SLOTS);
-	if (idx >= HNS3_PMU_NUM_SLOTS) {
+	for (;;) {
+		raw_spin_lock_irqsave(&hns3->lock, flags);
+		taken = hns3->busy | tried;
+		idx = find_first_zero_bit(&taken, HNS3_PMU_NUM_SLOTS);
+		if (idx >= HNS3_PMU_NUM_SLOTS) {
+			raw_spin_unlock_irqrestore(&hns3->lock, flags);
+			pci_dbg(hns3->pdev, "no idle slot to check a queue with\n");
+			return -EBUSY;
+		}
+		slot = hns3_pmu_slot(hns3, idx);
+		writel(hns3_pmu_qid_para(bdf, queue), slot + HNS3_PMU_QID_PARA);
+		writel(HNS3_PMU_QID_REQ, slot + HNS3_PMU_QID_CTRL);
 		raw_spin_unlock_irqrestore(&hns3->lock, flags);
-		pci_dbg(hns3->pdev, "no idle slot to check a queue with\n");
-		return -EBUSY;
+
+		ret = readl_poll_timeout(slot + HNS3_PMU_QID_CTRL, val,
+					 val & HNS3_PMU_QID_DONE,
+					 HNS3_PMU_QID_POLL_US,
+					 HNS3_PMU_QID_TIMEOUT_US);
+
+		raw_spin_lock_irqsave(&hns3->lock, flags);
+		/* Withdrawing the request clears its answer for the next one. */
+		writel(0, slot + HNS3_PMU_QID_CTRL);
+		moved = test_bit(idx, &hns3->busy);
+		raw_spin_unlock_irqrestore(&hns3->lock, flags);
+		if (!moved)
+			break;
+		__set_bit(idx, &tried);
 	}
-	slot = hns3_pmu_slot(hns3, idx);
-	writel(hns3_pmu_qid_para(bdf, queue), slot + HNS3_PMU_QID_PARA);
-	writel(HNS3_PMU_QID_REQ, slot + HNS3_PMU_QID_CTRL);
-	ret = readl_poll_timeout_atomic(slot + HNS3_PMU_QID_CTRL, val,
-					val & HNS3_PMU_QID_DONE,
-					HNS3_PMU_QID_POLL_US,
-					HNS3_PMU_QID_TIMEOUT_US);
-	/* Withdrawing the request clears its answer for the next one. */
-	writel(0, slot + HNS3_PMU_QID_CTRL);
-	raw_spin_unlock_irqrestore(&hns3->lock, flags);
 
 	if (ret) {
 		pci_err(hns3->pdev, "queue check got no answer\n");
