@@ -34,17 +34,10 @@
 #define PTT_INT_ALL		0xf
 #define PTT_NR_BUFS		4
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 int main(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t stop;
+	int sig;
 	uint8_t *bufs;
 	uint32_t *regs;
 	char dir[128];
@@ -63,8 +56,12 @@ int main(int argc, char **argv)
 	memset(bufs, 0, PTT_NR_BUFS * PAGE);
 	if (mlock(bufs, PTT_NR_BUFS * PAGE))
 		die("mlock");
-	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL))
-		die("sigaction");
+	/* Blocked here, taken by sigwait() below: the signal ends the wait. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &stop, NULL))
+		die("sigprocmask");
 
 	reg_write(regs, PTT_ADDR_SIZE, PAGE);
 	for (int i = 0; i < PTT_NR_BUFS; i++) {
@@ -83,8 +80,8 @@ int main(int argc, char **argv)
 	printf("tracing\n");
 	fflush(stdout);
 
-	while (!stop)
-		sleep(1);
+	if (sigwait(&stop, &sig))
+		die("sigwait");
 	munmap(regs, PTT_BAR_SIZE);
 	regs = map_bar(dir, PTT_BAR, PTT_BAR_SIZE);
 	reg_write(regs, PTT_CTRL, 0);
