@@ -567,7 +567,7 @@ static int hisi_ptt_hw_start(struct hisi_ptt *ptt, u64 config)
 {
 	void __iomem *base = ptt->base;
 	u32 ctrl, sts;
-	int i, ret;
+	int ret;
 
 	if (!hisi_ptt_wait_idle(ptt)) {
 		dev_err_ratelimited(&ptt->pdev->dev,
@@ -588,10 +588,6 @@ static int hisi_ptt_hw_start(struct hisi_ptt *ptt, u64 config)
 		return ret;
 	}
 	ptt->cur_buf = 0;
-
-	/* Nothing of an earlier trace may reach this one's AUX area. */
-	for (i = 0; i < HISI_PTT_NR_BUFS; i++)
-		memset(ptt->bufs[i].cpu, 0, HISI_PTT_BUF_SIZE);
 
 	writel(HISI_PTT_TRACE_INT_ALL, base + HISI_PTT_TRACE_INT_STAT);
 	writel(0, base + HISI_PTT_TRACE_INT_MASK);
@@ -660,42 +656,51 @@ static bool hisi_ptt_commit(struct hisi_ptt *ptt, size_t len, u64 flags)
 }
 
 /*
- * Commit the full buffers of @status, which the device completes in ring
- * order starting at the current one, and reopen the handle after each.
+ * Commit the current buffer, full, and reopen the handle for the next one.
  * Returns false when the AUX area ran out of room (handle closed).
  */
-static bool hisi_ptt_commit_full(struct hisi_ptt *ptt, u32 status)
+static bool hisi_ptt_commit_next(struct hisi_ptt *ptt)
 {
-	while (status & BIT(ptt->cur_buf)) {
-		status &= ~BIT(ptt->cur_buf);
-		if (!hisi_ptt_commit(ptt, HISI_PTT_BUF_SIZE, 0) ||
-		    !perf_aux_output_begin(&ptt->handle, ptt->trace_event))
-			return false;
-		ptt->cur_buf = (ptt->cur_buf + 1) % HISI_PTT_NR_BUFS;
-	}
-	if (status)
-		dev_dbg_ratelimited(&ptt->pdev->dev,
-				    "buffers 0x%x full out of order, expected %u\n",
-				    status, ptt->cur_buf);
+	if (!hisi_ptt_commit(ptt, HISI_PTT_BUF_SIZE, 0) ||
+	    !perf_aux_output_begin(&ptt->handle, ptt->trace_event))
+		return false;
+	ptt->cur_buf = (ptt->cur_buf + 1) % HISI_PTT_NR_BUFS;
 	return true;
 }
 
+/*
+ * One interrupt per full buffer, in ring order: each interrupt copies one
+ * buffer, so interrupts stay off for one 4 MiB copy at most. Only that
+ * buffer's status is cleared; a buffer that filled meanwhile has its own
+ * interrupt coming.
+ */
 static irqreturn_t hisi_ptt_irq(int irq, void *data)
 {
 	struct hisi_ptt *ptt = data;
-	u32 status;
-
-	status = readl(ptt->base + HISI_PTT_TRACE_INT_STAT) &
-		 HISI_PTT_TRACE_INT_ALL;
-	if (!status)
-		return IRQ_NONE;
-	/* Acknowledge first: the device goes on with the next buffer. */
-	writel(status, ptt->base + HISI_PTT_TRACE_INT_STAT);
+	u32 status, cur;
 
 	raw_spin_lock(&ptt->trace_lock);
-	if (ptt->trace_event && !hisi_ptt_commit_full(ptt, status)) {
-		hisi_ptt_hw_stop(ptt);
-		ptt->trace_event = NULL;
+	status = readl(ptt->base + HISI_PTT_TRACE_INT_STAT) &
+		 HISI_PTT_TRACE_INT_ALL;
+	if (!status) {
+		raw_spin_unlock(&ptt->trace_lock);
+		return IRQ_NONE;
+	}
+	cur = BIT(ptt->cur_buf);
+	if (!ptt->trace_event || !(status & cur)) {
+		/* No trace, or a buffer out of order: nothing to keep. */
+		if (ptt->trace_event)
+			dev_dbg_ratelimited(&ptt->pdev->dev,
+					    "buffers 0x%x full out of order, expected %u\n",
+					    status, ptt->cur_buf);
+		writel(status, ptt->base + HISI_PTT_TRACE_INT_STAT);
+	} else {
+		/* Acknowledge first: the device goes on with the next buffer. */
+		writel(cur, ptt->base + HISI_PTT_TRACE_INT_STAT);
+		if (!hisi_ptt_commit_next(ptt)) {
+			hisi_ptt_hw_stop(ptt);
+			ptt->trace_event = NULL;
+		}
 	}
 	raw_spin_unlock(&ptt->trace_lock);
 
@@ -926,7 +931,7 @@ static void hisi_ptt_stop(struct perf_event *event, int flags)
 {
 	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
 	u64 aux_flags = 0;
-	u32 status, len;
+	u32 status, full, len;
 
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
@@ -943,14 +948,28 @@ static void hisi_ptt_stop(struct perf_event *event, int flags)
 		if (!hisi_ptt_wait_idle(ptt))
 			dev_warn(event->pmu->dev, "trace still busy after stop\n");
 
-		/* A buffer may have filled up since the last interrupt. */
+		/*
+		 * The current buffer may have filled up since the last
+		 * interrupt; the records after it are in the next one. A
+		 * second full buffer would mean a third copy with interrupts
+		 * off: from there on the records are dropped, and perf told so.
+		 */
 		status = readl(ptt->base + HISI_PTT_TRACE_INT_STAT) &
 			 HISI_PTT_TRACE_INT_ALL;
 		if (status)
 			writel(status, ptt->base + HISI_PTT_TRACE_INT_STAT);
-		if (hisi_ptt_commit_full(ptt, status)) {
+		full = status & BIT(ptt->cur_buf);
+		if (!full || hisi_ptt_commit_next(ptt)) {
+			status &= ~full;
 			len = FIELD_GET(HISI_PTT_TRACE_WR_STS_WRITE,
 					readl(ptt->base + HISI_PTT_TRACE_WR_STS));
+			if (status) {
+				dev_dbg_ratelimited(&ptt->pdev->dev,
+						    "buffers 0x%x full at stop dropped\n",
+						    status);
+				aux_flags |= PERF_AUX_FLAG_TRUNCATED;
+				len = 0;
+			}
 			hisi_ptt_commit(ptt, min(len, HISI_PTT_BUF_SIZE), aux_flags);
 		}
 		ptt->trace_event = NULL;
