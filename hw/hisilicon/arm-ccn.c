@@ -122,6 +122,8 @@ struct ArmCcnState {
     const CcnNodeInfo *region[CCN_REGIONS];
     RingStream streams[RING_NODE_STREAMS];
 
+    /* property: the MN's interrupt goes to firmware, not to the OS */
+    bool firmware_irq;
     uint32_t errint;            /* MN_ERRINT_STATUS fields, bits 7:4 */
     uint32_t active_dsm[DT_ACTIVE_DSM_WORDS];
     uint32_t dt_ctl;
@@ -275,8 +277,8 @@ static uint64_t ccn_flits(ArmCcnState *s, const CcnSource *src, int64_t t0,
 static void ccn_update_irq(HisiPmu *pmu)
 {
     ArmCcnState *s = container_of(pmu, ArmCcnState, pmu);
-    bool level = s->intreq && !FIELD_EX32(s->errint, MN_ERRINT_STATUS,
-                                          PMU_EVENTS_DISABLED);
+    bool level = !s->firmware_irq && s->intreq &&
+                 !FIELD_EX32(s->errint, MN_ERRINT_STATUS, PMU_EVENTS_DISABLED);
 
     qemu_set_irq(s->irq, level);
 }
@@ -540,6 +542,10 @@ static void ccn_mn_write(ArmCcnState *s, hwaddr off, uint32_t val)
         s->intreq = false;
     }
     for (unsigned f = 1; f < 4; f++) {
+        /* Firmware that keeps the interrupt keeps its PMU events field. */
+        if (s->firmware_irq && f == R_MN_ERRINT_STATUS_PMU_EVENTS_UPDATE_SHIFT) {
+            continue;
+        }
         if (val & BIT(f)) {
             s->errint = deposit32(s->errint, f + 4, 1,
                                   extract32(val, f + 4, 1));
@@ -803,6 +809,7 @@ static const Property arm_ccn_properties[] = {
     DEFINE_PROP_UINT32("clock-freq", ArmCcnState, pmu.clock_freq, 1000000000),
     DEFINE_PROP_LINK("traffic", ArmCcnState, pmu.traffic, TYPE_HISI_TRAFFIC,
                      HisiTraffic *),
+    DEFINE_PROP_BOOL("firmware-irq", ArmCcnState, firmware_irq, false),
 };
 
 static void arm_ccn_instance_init(Object *obj)
@@ -830,6 +837,10 @@ static void arm_ccn_class_init(ObjectClass *klass, HisiClassData *data)
     object_class_property_set_description(klass, "traffic",
         "hisi-traffic object whose ring traffic is counted; "
         "without it, the board's shared /machine/hisi-traffic-default");
+    object_class_property_set_description(klass, "firmware-irq",
+        "the MN's interrupt belongs to firmware: the OS cannot set the PMU "
+        "events field of MN_ERRINT_STATUS and never sees the interrupt, so "
+        "its driver must poll for overflows");
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

@@ -853,6 +853,36 @@ static void test_overflow_cycles_carried(void)
     qtest_quit(qts);
 }
 
+/*
+ * firmware-irq: the PMU events field ignores the OS's commands (a driver's
+ * check that it can acknowledge reads "enabled" after a disable), and a
+ * wrap sets its PMOVSR bit, for a poll to find, without ever raising the
+ * interrupt.
+ */
+static void test_firmware_irq(void)
+{
+    QTestState *qts = ccn_start(",clock-freq=100000000,firmware-irq=on",
+                                NULL);
+
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS,
+           MN_ERRINT_CMD_PMU_EVENTS_DISABLE);
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0);
+    /* the other fields still take the OS's commands */
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, 0x22);
+    g_assert_cmphex(ccn_rd(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS), ==, 0x20);
+    ccn_wr(qts, CCN_MN_REGION, A_MN_ERRINT_STATUS, 0x02);
+
+    ccn_pmu_enable(qts);
+    ccn_wr64(qts, CCN_DT_REGION, A_DT_PMCCNTR, MAKE_64BIT_MASK(0, 40));
+    qtest_clock_step(qts, 10);
+    g_assert_cmphex(ccn_rd(qts, CCN_DT_REGION, A_DT_PMOVSR), ==,
+                    BIT(CCN_CYCLE_IDX));
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 1000000000);
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_quit(qts);
+}
+
 /* No count without PMU_EN: neither events nor cycles */
 static void test_no_count_without_pmu_en(void)
 {
@@ -1806,6 +1836,7 @@ int main(int argc, char **argv)
     qtest_add_func("/arm-ccn/snapshot-status", test_snapshot_status);
     qtest_add_func("/arm-ccn/absent-region", test_absent_region);
     qtest_add_func("/arm-ccn/errint-handshake", test_errint_handshake);
+    qtest_add_func("/arm-ccn/firmware-irq", test_firmware_irq);
     qtest_add_func("/arm-ccn/watchpoint-registers",
                    test_watchpoint_registers);
     qtest_add_func("/arm-ccn/system-reset", test_system_reset);
