@@ -72,29 +72,34 @@ unknown_event() {
 	refused ENOENT $NAME:0x1021b:$GLOBAL	# no latency subevent 0x1b
 }
 ktap_check unknown-event-enoent unknown_event
+# A filter the PMU cannot count with: ours says EINVAL, keeping ENOENT for
+# an event the PMU does not have; upstream says ENOENT for both. Differs
+# by design.
+FILTER_ERR=ENOENT
+ours && FILTER_ERR=EINVAL
 # bw_rd_fbd_byte_num counts globally only: the default config1 asks for
 # port 0 and TC 0
 no_filter_mode() {
-	refused ENOENT $NAME:0x0000b:0 &&
-	refused ENOENT $NAME:0x0000b:0xf0 &&	# port 0, all TCs
-	refused ENOENT $NAME:0x0000b:$(filter 0x101 0xffff)
+	refused $FILTER_ERR $NAME:0x0000b:0 &&
+	refused $FILTER_ERR $NAME:0x0000b:0xf0 &&	# port 0, all TCs
+	refused $FILTER_ERR $NAME:0x0000b:$(filter 0x101 0xffff)
 }
-ktap_check no-filter-mode-enoent no_filter_mode
-ktap_check missing-function-enoent \
-	refused ENOENT $NAME:$PKTS:$(filter 0x102 0xffff)
+ktap_check no-filter-mode-errno no_filter_mode
+ktap_check missing-function-errno \
+	refused $FILTER_ERR $NAME:$PKTS:$(filter 0x102 0xffff)
 # 03:00.0 is past bdf_max; 00:0a.0 (the PMU itself) exists, below bdf_min
 out_of_range() {
-	refused ENOENT $NAME:$PKTS:$(filter 0x300 0xffff) &&
-	refused ENOENT $NAME:$PKTS:$(filter 0x050 0xffff)
+	refused $FILTER_ERR $NAME:$PKTS:$(filter 0x300 0xffff) &&
+	refused $FILTER_ERR $NAME:$PKTS:$(filter 0x050 0xffff)
 }
-ktap_check bdf-out-of-range-enoent out_of_range
+ktap_check bdf-out-of-range-errno out_of_range
 # The QID check: 01:00.0 and 01:00.1 have queues 0..3
 queue_check() {
 	opens $NAME:$PKTS:$(filter 0x100 3) &&
-	refused ENOENT $NAME:$PKTS:$(filter 0x100 4) &&
-	refused ENOENT $NAME:$PKTS:$(filter 0x101 0x100)
+	refused $FILTER_ERR $NAME:$PKTS:$(filter 0x100 4) &&
+	refused $FILTER_ERR $NAME:$PKTS:$(filter 0x101 0x100)
 }
-ktap_check queue-check-miss-enoent queue_check
+ktap_check queue-check-miss-errno queue_check
 ktap_check sampling-eopnotsupp refused EOPNOTSUPP --sample $NAME:$PKTS:$GLOBAL
 ktap_check per-task-eopnotsupp refused EOPNOTSUPP --task $NAME:$PKTS:$GLOBAL
 

@@ -730,7 +730,7 @@ static int ccn_event_init(struct perf_event *event)
 	if (!e) {
 		dev_dbg(dev, "no event 0x%llx for type 0x%x\n",
 			FIELD_GET(CCN_CFG_EVENT, config), type);
-		return -EINVAL;
+		return -ENOENT;
 	}
 	if (ccn_event_on_ring(e)) {
 		if (FIELD_GET(CCN_CFG_PORT, config) >= CCN_NUM_PORTS) {
@@ -948,6 +948,24 @@ static u64 ccn_read_counter(struct uncore_pmu *upmu, struct perf_event *event)
 	return wraps << bits | raw;
 }
 
+static unsigned long ccn_overflow_status(struct uncore_pmu *upmu)
+{
+	struct arm_ccn *ccn = container_of(upmu, struct arm_ccn, upmu);
+
+	return readl(ccn->dt + CCN_DT_PMOVSR);
+}
+
+/* Each PMOVSR bit is one wrap of the narrower hardware counter. */
+static void ccn_clear_overflow(struct uncore_pmu *upmu, unsigned long status)
+{
+	struct arm_ccn *ccn = container_of(upmu, struct arm_ccn, upmu);
+	unsigned int idx;
+
+	writel(status, ccn->dt + CCN_DT_PMOVSR_CLR);
+	for_each_set_bit(idx, &status, CCN_NUM_COUNTERS)
+		ccn->wraps[idx]++;
+}
+
 static void ccn_enable(struct uncore_pmu *upmu)
 {
 	struct arm_ccn *ccn = container_of(upmu, struct arm_ccn, upmu);
@@ -970,27 +988,13 @@ static const struct uncore_pmu_ops ccn_pmu_ops = {
 	.start_counter = ccn_start_counter,
 	.stop_counter = ccn_stop_counter,
 	.read_counter = ccn_read_counter,
+	.overflow_status = ccn_overflow_status,
+	.clear_overflow = ccn_clear_overflow,
 	.enable = ccn_enable,
 	.disable = ccn_disable,
 };
 
 /* Interrupt */
-
-static irqreturn_t ccn_handle_overflow(struct arm_ccn *ccn)
-{
-	unsigned long status;
-	unsigned int idx;
-
-	status = readl(ccn->dt + CCN_DT_PMOVSR) & GENMASK(CCN_NUM_COUNTERS - 1, 0);
-	if (!status)
-		return IRQ_NONE;
-	writel(status, ccn->dt + CCN_DT_PMOVSR_CLR);
-	for_each_set_bit(idx, &status, CCN_NUM_COUNTERS) {
-		ccn->wraps[idx]++;
-		uncore_pmu_counter_overflow(&ccn->upmu, idx);
-	}
-	return IRQ_HANDLED;
-}
 
 static irqreturn_t ccn_irq_handler(int irq, void *data)
 {
@@ -1005,7 +1009,7 @@ static irqreturn_t ccn_irq_handler(int irq, void *data)
 
 	if (sig[0] & CCN_ERR_SIG_DT) {
 		sig[0] &= ~CCN_ERR_SIG_DT;
-		ret = ccn_handle_overflow(ccn);
+		ret = uncore_pmu_handle_overflow(&ccn->upmu);
 	}
 
 	/* Errors are the firmware's business: say so once and mute them. */
@@ -1025,17 +1029,52 @@ static irqreturn_t ccn_irq_handler(int irq, void *data)
 
 /*
  * The MN acknowledges PMU interrupts only where the PMU events field of
- * ERRINT_STATUS is writable (firmware may own it): check that it takes a
- * "disabled", then enable it.
+ * ERRINT_STATUS is writable: firmware may keep the interrupt. Checks that
+ * the field takes a "disabled", then enables it.
  */
-static int ccn_claim_interrupt(struct arm_ccn *ccn, struct device *dev)
+static bool ccn_claim_interrupt(struct arm_ccn *ccn)
 {
 	writel(CCN_ERRINT_PMU_EVENTS_DISABLE, ccn->mn + CCN_MN_ERRINT_STATUS);
 	if (!(readl(ccn->mn + CCN_MN_ERRINT_STATUS) &
 	      CCN_ERRINT_PMU_EVENTS_DISABLED))
-		return dev_err_probe(dev, -ENODEV,
-				     "cannot acknowledge PMU interrupts, and this driver does not poll\n");
+		return false;
 	writel(CCN_ERRINT_PMU_EVENTS_ENABLE, ccn->mn + CCN_MN_ERRINT_STATUS);
+	return true;
+}
+
+/*
+ * Without the interrupt the core polls for overflows. A 32-bit counter
+ * must not wrap twice between two looks: at one event per cycle of a
+ * 1 GHz CCN it wraps every 4.3 s.
+ */
+static unsigned int ccn_poll_period_us = 10000;
+module_param_named(pmu_poll_period_us, ccn_poll_period_us, uint, 0444);
+MODULE_PARM_DESC(pmu_poll_period_us,
+		 "Period of the overflow poll where firmware keeps the interrupt, in us (1-1000000, default 10000)");
+
+static int ccn_setup_interrupt(struct arm_ccn *ccn, struct device *dev,
+			       int irq)
+{
+	int ret;
+
+	if (ccn_claim_interrupt(ccn)) {
+		ret = devm_request_irq(dev, irq, ccn_irq_handler,
+				       IRQF_NOBALANCING | IRQF_NO_THREAD,
+				       dev_name(dev), ccn);
+		if (ret)
+			return dev_err_probe(dev, ret, "cannot get IRQ %d\n",
+					     irq);
+		ccn->upmu.irq = irq;
+		return 0;
+	}
+
+	if (!ccn_poll_period_us || ccn_poll_period_us > USEC_PER_SEC)
+		return dev_err_probe(dev, -EINVAL,
+				     "pmu_poll_period_us=%u is not in 1-1000000\n",
+				     ccn_poll_period_us);
+	ccn->upmu.poll_ns = (u64)ccn_poll_period_us * NSEC_PER_USEC;
+	dev_info(dev, "firmware keeps the PMU interrupt: polling for overflows every %u us\n",
+		 ccn_poll_period_us);
 	return 0;
 }
 
@@ -1177,9 +1216,6 @@ static int ccn_probe(struct platform_device *pdev)
 	if (irq < 0)
 		return irq;
 
-	ret = ccn_claim_interrupt(ccn, dev);
-	if (ret)
-		return ret;
 	ret = ccn_discover(ccn, dev);
 	if (ret)
 		return ret;
@@ -1187,7 +1223,6 @@ static int ccn_probe(struct platform_device *pdev)
 
 	ccn->upmu.ops = &ccn_pmu_ops;
 	ccn->upmu.dev = dev;
-	ccn->upmu.irq = irq;
 	ccn->upmu.node = dev_to_node(dev);
 	ccn->upmu.num_counters = CCN_NUM_COUNTERS;
 	ccn->upmu.pmu.attr_groups = ccn_attr_groups;
@@ -1198,11 +1233,9 @@ static int ccn_probe(struct platform_device *pdev)
 	 */
 	ccn->upmu.identifier = readl(ccn->mn + CCN_OLY_ID);
 
-	ret = devm_request_irq(dev, irq, ccn_irq_handler,
-			       IRQF_NOBALANCING | IRQF_NO_THREAD,
-			       dev_name(dev), ccn);
+	ret = ccn_setup_interrupt(ccn, dev, irq);
 	if (ret)
-		return dev_err_probe(dev, ret, "cannot get IRQ %d\n", irq);
+		return ret;
 	ccn_hw_init(ccn);
 
 	ccn->id = ida_alloc(&ccn_ida, GFP_KERNEL);

@@ -3,12 +3,14 @@
  * Common perf plumbing for counting uncore PMUs (see uncore_pmu.h).
  *
  * Every perf callback of an event runs on the PMU's owning CPU with
- * interrupts off, and the overflow interrupt is affine to that CPU: the
- * counter table is only ever touched from there, so it needs no lock.
+ * interrupts off, and the overflow interrupt (or the poll timer) runs
+ * there too: the counter table is only ever touched from there, so it
+ * needs no lock.
  */
 #include <linux/bitmap.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -163,28 +165,84 @@ static void uncore_pmu_update(struct perf_event *event)
 	local64_add(now - prev, &event->count);
 }
 
-/**
- * uncore_pmu_counter_overflow() - account a counter that wrapped around
- * @upmu: the PMU
- * @idx: the counter
- *
- * Called by the driver's interrupt handler, on the owning CPU, once it has
- * cleared the overflow status of @idx: the events reading the counter take
- * what it counted before the wrap, so a 64-bit count stays exact.
+/*
+ * Account a counter that wrapped around, once its overflow is acknowledged:
+ * the events reading it take what it counted before the wrap, so a 64-bit
+ * count stays exact.
  */
-void uncore_pmu_counter_overflow(struct uncore_pmu *upmu, unsigned int idx)
+static void uncore_pmu_counter_overflow(struct uncore_pmu *upmu,
+					unsigned int idx)
 {
-	struct uncore_pmu_counter *counter;
+	struct uncore_pmu_counter *counter = &upmu->counters[idx];
 	unsigned int i;
 
-	if (idx >= upmu->num_counters)
-		return;
-	counter = &upmu->counters[idx];
 	for (i = 0; i < counter->users; i++)
 		if (!(counter->events[i]->hw.state & PERF_HES_STOPPED))
 			uncore_pmu_update(counter->events[i]);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_counter_overflow, UNCORE_PMU_NS);
+
+/**
+ * uncore_pmu_handle_overflow() - account the counters that overflowed
+ * @upmu: the PMU
+ *
+ * The body of an overflow interrupt handler, for a driver whose interrupt
+ * signals more than overflows; runs on the owning CPU with interrupts off.
+ *
+ * Return: IRQ_HANDLED if a counter had overflowed, else IRQ_NONE.
+ */
+irqreturn_t uncore_pmu_handle_overflow(struct uncore_pmu *upmu)
+{
+	unsigned long status;
+	unsigned int idx;
+
+	status = upmu->ops->overflow_status(upmu) &
+		 GENMASK(upmu->num_counters - 1, 0);
+	if (!status)
+		return IRQ_NONE;
+	upmu->ops->clear_overflow(upmu, status);
+	for_each_set_bit(idx, &status, upmu->num_counters)
+		uncore_pmu_counter_overflow(upmu, idx);
+	return IRQ_HANDLED;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_handle_overflow, UNCORE_PMU_NS);
+
+static irqreturn_t uncore_pmu_irq(int irq, void *data)
+{
+	return uncore_pmu_handle_overflow(data);
+}
+
+/*
+ * Without an interrupt: look for overflows on the owning CPU, as the
+ * interrupt would, while counters are in use. A timer left on a CPU that
+ * no longer owns the PMU stops; the owner's next enable starts its own.
+ */
+static enum hrtimer_restart uncore_pmu_poll(struct hrtimer *timer)
+{
+	struct uncore_pmu *upmu = container_of(timer, struct uncore_pmu,
+					       poll_timer);
+
+	if (smp_processor_id() != upmu->on_cpu ||
+	    bitmap_empty(upmu->used_mask, upmu->num_counters))
+		return HRTIMER_NORESTART;
+	uncore_pmu_handle_overflow(upmu);
+	hrtimer_forward_now(timer, ns_to_ktime(upmu->poll_ns));
+	return HRTIMER_RESTART;
+}
+
+/*
+ * Started once, not at every enable: perf enables the PMU at each
+ * scheduling change, which may come more often than the period.
+ */
+static void uncore_pmu_start_poll(struct uncore_pmu *upmu)
+{
+	unsigned int cpu = smp_processor_id();
+
+	if (hrtimer_active(&upmu->poll_timer) && upmu->poll_cpu == cpu)
+		return;
+	upmu->poll_cpu = cpu;
+	hrtimer_start(&upmu->poll_timer, ns_to_ktime(upmu->poll_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
 
 static void uncore_pmu_start(struct perf_event *event, int flags)
 {
@@ -310,8 +368,11 @@ static void uncore_pmu_enable(struct pmu *pmu)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
 
-	if (!bitmap_empty(upmu->used_mask, upmu->num_counters))
-		upmu->ops->enable(upmu);
+	if (bitmap_empty(upmu->used_mask, upmu->num_counters))
+		return;
+	upmu->ops->enable(upmu);
+	if (upmu->poll_ns)
+		uncore_pmu_start_poll(upmu);
 }
 
 static void uncore_pmu_disable(struct pmu *pmu)
@@ -349,15 +410,32 @@ static void uncore_pmu_move_irq(struct uncore_pmu *upmu)
 		WARN_ON(irq_set_affinity(upmu->irq, cpumask_of(upmu->on_cpu)));
 }
 
+/*
+ * Move the PMU's events and interrupt from its owner to @target, which is
+ * online; the owner goes offline or is not of the device's node.
+ */
+static void uncore_pmu_migrate(struct uncore_pmu *upmu, unsigned int target)
+{
+	unsigned int from = upmu->on_cpu;
+
+	upmu->on_cpu = target;
+	perf_pmu_migrate_context(&upmu->pmu, from, target);
+	uncore_pmu_move_irq(upmu);
+}
+
 static int uncore_pmu_online_cpu(unsigned int cpu, struct hlist_node *node)
 {
 	struct uncore_pmu *upmu = hlist_entry_safe(node, struct uncore_pmu,
 						   cpuhp_node);
 
-	if (upmu->on_cpu < nr_cpu_ids)
-		return 0;
-	upmu->on_cpu = cpu;
-	uncore_pmu_move_irq(upmu);
+	if (upmu->on_cpu >= nr_cpu_ids) {
+		upmu->on_cpu = cpu;
+		uncore_pmu_move_irq(upmu);
+	} else if (!uncore_pmu_cpu_is_local(upmu, upmu->on_cpu) &&
+		   uncore_pmu_cpu_is_local(upmu, cpu)) {
+		/* The device's node is back: its traffic is counted from there. */
+		uncore_pmu_migrate(upmu, cpu);
+	}
 	return 0;
 }
 
@@ -370,11 +448,10 @@ static int uncore_pmu_offline_cpu(unsigned int cpu, struct hlist_node *node)
 	if (cpu != upmu->on_cpu)
 		return 0;
 	target = uncore_pmu_pick_cpu(upmu, cpu);
-	upmu->on_cpu = target;
 	if (target >= nr_cpu_ids)
-		return 0;
-	perf_pmu_migrate_context(&upmu->pmu, cpu, target);
-	uncore_pmu_move_irq(upmu);
+		upmu->on_cpu = target;
+	else
+		uncore_pmu_migrate(upmu, target);
 	return 0;
 }
 
@@ -389,7 +466,7 @@ int __uncore_pmu_register(struct uncore_pmu *upmu, struct module *owner)
 	upmu->pmu.module = owner;
 	upmu->pmu.parent = upmu->dev;
 	upmu->pmu.task_ctx_nr = perf_invalid_context;
-	upmu->pmu.capabilities = PERF_PMU_CAP_NO_EXCLUDE;
+	upmu->pmu.capabilities |= PERF_PMU_CAP_NO_EXCLUDE;
 	upmu->pmu.event_init = uncore_pmu_event_init;
 	upmu->pmu.pmu_enable = uncore_pmu_enable;
 	upmu->pmu.pmu_disable = uncore_pmu_disable;
@@ -398,6 +475,10 @@ int __uncore_pmu_register(struct uncore_pmu *upmu, struct module *owner)
 	upmu->pmu.start = uncore_pmu_start;
 	upmu->pmu.stop = uncore_pmu_stop;
 	upmu->pmu.read = uncore_pmu_read;
+
+	if (upmu->poll_ns)
+		hrtimer_setup(&upmu->poll_timer, uncore_pmu_poll,
+			      CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 
 	upmu->on_cpu = nr_cpu_ids;
 	ret = cpuhp_state_add_instance_nocalls(uncore_pmu_cpuhp_state,
@@ -427,6 +508,8 @@ void uncore_pmu_unregister(struct uncore_pmu *upmu)
 	perf_pmu_unregister(&upmu->pmu);
 	cpuhp_state_remove_instance_nocalls(uncore_pmu_cpuhp_state,
 					    &upmu->cpuhp_node);
+	if (upmu->poll_ns)
+		hrtimer_cancel(&upmu->poll_timer);
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_unregister, UNCORE_PMU_NS);
 
@@ -472,18 +555,16 @@ EXPORT_SYMBOL_NS_GPL(uncore_pmu_pci_map, UNCORE_PMU_NS);
  * uncore_pmu_pci_request_irq() - the overflow interrupt of a PCI PMU
  * @upmu: the PMU; its @irq is set on success
  * @pdev: the PMU's function
- * @handler: the hard interrupt handler
  * @name: the interrupt's name in /proc/interrupts
- * @data: the handler's argument
  *
  * One MSI vector, neither threaded nor balanced: the core keeps it on the
- * PMU's owning CPU. Managed: released when the driver unbinds.
+ * PMU's owning CPU, and handles it with the driver's overflow operations.
+ * Managed: released when the driver unbinds.
  *
  * Return: 0, or a negative errno whose reason was logged.
  */
 int uncore_pmu_pci_request_irq(struct uncore_pmu *upmu, struct pci_dev *pdev,
-			       irq_handler_t handler, const char *name,
-			       void *data)
+			       const char *name)
 {
 	struct device *dev = &pdev->dev;
 	int ret;
@@ -497,8 +578,8 @@ int uncore_pmu_pci_request_irq(struct uncore_pmu *upmu, struct pci_dev *pdev,
 		return dev_err_probe(dev, ret, "no interrupt for MSI vector 0\n");
 	upmu->irq = ret;
 
-	ret = devm_request_irq(dev, upmu->irq, handler,
-			       IRQF_NOBALANCING | IRQF_NO_THREAD, name, data);
+	ret = devm_request_irq(dev, upmu->irq, uncore_pmu_irq,
+			       IRQF_NOBALANCING | IRQF_NO_THREAD, name, upmu);
 	if (ret)
 		return dev_err_probe(dev, ret, "cannot request IRQ %d\n",
 				     upmu->irq);

@@ -5,16 +5,20 @@
  *
  * The core implements the perf callbacks (event_init, add/del, start/stop,
  * read), the "cpumask" and "identifier" attributes, group validation,
- * counter sharing, 64-bit accumulation of narrower counters and the move of
- * the perf context and the overflow interrupt when the owning CPU goes
- * offline. A device driver fills struct uncore_pmu_ops with what only it
- * knows: how its events are checked and programmed and how a counter reads.
+ * counter sharing, 64-bit accumulation of narrower counters, the overflow
+ * interrupt (or a poll where there is none) and the move of the perf
+ * context and the interrupt when the owning CPU goes offline, and back to
+ * the device's node when one of its CPUs comes online. A device driver
+ * fills struct uncore_pmu_ops with what only it knows: how its events are
+ * checked and programmed, how a counter reads and how overflows are seen
+ * and acknowledged.
  */
 #ifndef __UNCORE_PMU_H__
 #define __UNCORE_PMU_H__
 
 #include <linux/bitmap.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -41,15 +45,20 @@ struct uncore_pmu;
  * struct uncore_pmu_ops - what a device driver supplies to the core
  * @event_init: check the device-specific part of a new event (event code,
  *	filters) and fill @event->hw.config / event_base for the other
- *	callbacks; return -ENOENT for an unknown event and -EINVAL for a bad
- *	filter. Generic checks (type, sampling, task, CPU, group size) are
- *	already done.
+ *	callbacks. Generic checks (type, sampling, task, CPU, group size) are
+ *	already done. Return 0 or:
+ *	-ENOENT: the config names no event of this PMU;
+ *	-EINVAL: a field or filter the device cannot count with (out of range,
+ *	naming a function, queue or node it does not have), or a group that
+ *	can never be scheduled;
+ *	-EBUSY: the device has no resource free to check the event now;
+ *	-ETIMEDOUT: the device did not answer a check.
  * @share_key: optional. Events of one group whose keys are equal count on
  *	one hardware counter (for example a latency and its TLP count, read
  *	from the two halves of one counter pair). Without it nothing is shared.
  * @get_event_idx: optional. Claim a hardware counter for @event and return
- *	its index, or a negative errno when none fits. The default takes the
- *	lowest free index below @num_counters.
+ *	its index, or -EAGAIN when none fits now (perf then multiplexes). The
+ *	default takes the lowest free index below @num_counters.
  * @put_event_idx: optional. Release what @get_event_idx claimed besides the
  *	counter itself.
  * @start_counter: program and enable the counter of @event, starting from
@@ -61,6 +70,10 @@ struct uncore_pmu;
  * @read_counter: the counter of @event as a 64-bit value that wraps at
  *	2^64: a driver extends a narrower counter (the core takes deltas modulo
  *	2^64).
+ * @overflow_status: the counters whose overflow is pending, one bit each.
+ * @clear_overflow: acknowledge the overflows of @status, so that they are
+ *	not seen again; a driver that extends a narrower counter in software
+ *	accounts the wraps here.
  * @enable: start counting on the whole PMU (global enable).
  * @disable: stop counting on the whole PMU.
  */
@@ -72,6 +85,8 @@ struct uncore_pmu_ops {
 	void (*start_counter)(struct uncore_pmu *upmu, struct perf_event *event);
 	void (*stop_counter)(struct uncore_pmu *upmu, struct perf_event *event);
 	u64 (*read_counter)(struct uncore_pmu *upmu, struct perf_event *event);
+	unsigned long (*overflow_status)(struct uncore_pmu *upmu);
+	void (*clear_overflow)(struct uncore_pmu *upmu, unsigned long status);
 	void (*enable)(struct uncore_pmu *upmu);
 	void (*disable)(struct uncore_pmu *upmu);
 };
@@ -92,17 +107,22 @@ struct uncore_pmu_counter {
 
 /**
  * struct uncore_pmu - a counting PMU instance
- * @pmu: the perf PMU; the core fills its callbacks
+ * @pmu: the perf PMU; the core fills its callbacks and adds its
+ *	capabilities to those the driver set
  * @ops: the device driver's operations
  * @dev: the parent device (PCI function or platform device)
  * @name: the PMU name under /sys/bus/event_source/devices
  * @irq: the overflow interrupt, moved with the owning CPU; 0 for none
+ * @poll_ns: without an overflow interrupt, how often the core looks for
+ *	overflows while counters are in use; 0 with one
  * @node: NUMA node whose CPUs are preferred as owner
  * @on_cpu: the CPU that owns the PMU's events (nr_cpu_ids: none online)
  * @identifier: version shown in the "identifier" attribute
  * @num_counters: number of hardware counters
  * @counters: the counters and the events using them
  * @used_mask: counters held by an event
+ * @poll_timer: the overflow poll, pinned to @poll_cpu
+ * @poll_cpu: the CPU @poll_timer was last started on
  * @cpuhp_node: link in the core's CPU hotplug instance list
  */
 struct uncore_pmu {
@@ -111,12 +131,15 @@ struct uncore_pmu {
 	struct device *dev;
 	const char *name;
 	int irq;
+	u64 poll_ns;
 	int node;
 	unsigned int on_cpu;
 	u32 identifier;
 	unsigned int num_counters;
 	struct uncore_pmu_counter counters[UNCORE_PMU_MAX_COUNTERS];
 	DECLARE_BITMAP(used_mask, UNCORE_PMU_MAX_COUNTERS);
+	struct hrtimer poll_timer;
+	unsigned int poll_cpu;
 	struct hlist_node cpuhp_node;
 };
 
@@ -150,20 +173,19 @@ ssize_t uncore_pmu_event_show(struct device *dev, struct device_attribute *attr,
 int __uncore_pmu_register(struct uncore_pmu *upmu, struct module *owner);
 /**
  * uncore_pmu_register - register a counting PMU filled in by its driver
- * @upmu: the PMU: @ops, @dev, @name, @irq, @node, @identifier,
- *	@num_counters and @pmu.attr_groups set
+ * @upmu: the PMU: @ops, @dev, @name, @irq or @poll_ns, @node,
+ *	@identifier, @num_counters and @pmu.attr_groups set
  *
  * Return: 0, or a negative errno when the PMU could not be registered.
  */
 #define uncore_pmu_register(upmu) __uncore_pmu_register(upmu, THIS_MODULE)
 void uncore_pmu_unregister(struct uncore_pmu *upmu);
 
-void uncore_pmu_counter_overflow(struct uncore_pmu *upmu, unsigned int idx);
+irqreturn_t uncore_pmu_handle_overflow(struct uncore_pmu *upmu);
 
 void __iomem *uncore_pmu_pci_map(struct pci_dev *pdev, int bar,
 				 resource_size_t len);
 int uncore_pmu_pci_request_irq(struct uncore_pmu *upmu, struct pci_dev *pdev,
-			       irq_handler_t handler, const char *name,
-			       void *data);
+			       const char *name);
 
 #endif /* __UNCORE_PMU_H__ */

@@ -311,6 +311,28 @@ static u64 hisi_pcie_pmu_read_counter(struct uncore_pmu *upmu,
 			     event->hw.idx * 8);
 }
 
+static unsigned long hisi_pcie_pmu_overflow_status(struct uncore_pmu *upmu)
+{
+	struct hisi_pcie_pmu *pcie_pmu = to_hisi_pcie_pmu(upmu);
+	unsigned long status = 0;
+	unsigned int idx;
+
+	for (idx = 0; idx < HISI_PCIE_NUM_COUNTERS; idx++)
+		if (readl_relaxed(pcie_pmu->base + HISI_PCIE_INT_STAT(idx)))
+			__set_bit(idx, &status);
+	return status;
+}
+
+static void hisi_pcie_pmu_clear_overflow(struct uncore_pmu *upmu,
+					 unsigned long status)
+{
+	struct hisi_pcie_pmu *pcie_pmu = to_hisi_pcie_pmu(upmu);
+	unsigned int idx;
+
+	for_each_set_bit(idx, &status, HISI_PCIE_NUM_COUNTERS)
+		writel_relaxed(1, pcie_pmu->base + HISI_PCIE_INT_STAT(idx));
+}
+
 static void hisi_pcie_pmu_enable(struct uncore_pmu *upmu)
 {
 	writel(HISI_PCIE_GLOBAL_EN,
@@ -328,25 +350,11 @@ static const struct uncore_pmu_ops hisi_pcie_pmu_ops = {
 	.start_counter	= hisi_pcie_pmu_start_counter,
 	.stop_counter	= hisi_pcie_pmu_stop_counter,
 	.read_counter	= hisi_pcie_pmu_read_counter,
+	.overflow_status = hisi_pcie_pmu_overflow_status,
+	.clear_overflow	= hisi_pcie_pmu_clear_overflow,
 	.enable		= hisi_pcie_pmu_enable,
 	.disable	= hisi_pcie_pmu_disable,
 };
-
-static irqreturn_t hisi_pcie_pmu_irq(int irq, void *data)
-{
-	struct hisi_pcie_pmu *pcie_pmu = data;
-	irqreturn_t ret = IRQ_NONE;
-	unsigned int idx;
-
-	for (idx = 0; idx < HISI_PCIE_NUM_COUNTERS; idx++) {
-		if (!readl_relaxed(pcie_pmu->base + HISI_PCIE_INT_STAT(idx)))
-			continue;
-		writel_relaxed(1, pcie_pmu->base + HISI_PCIE_INT_STAT(idx));
-		uncore_pmu_counter_overflow(&pcie_pmu->upmu, idx);
-		ret = IRQ_HANDLED;
-	}
-	return ret;
-}
 
 /* Nothing counts or interrupts until an event programs a counter. */
 static void hisi_pcie_pmu_quiesce(struct hisi_pcie_pmu *pcie_pmu)
@@ -400,8 +408,7 @@ static int hisi_pcie_pmu_probe(struct pci_dev *pdev,
 	hisi_pcie_pmu_quiesce(pcie_pmu);
 
 	/* Named after the driver in /proc/interrupts, as it always was. */
-	ret = uncore_pmu_pci_request_irq(upmu, pdev, hisi_pcie_pmu_irq,
-					 KBUILD_MODNAME, pcie_pmu);
+	ret = uncore_pmu_pci_request_irq(upmu, pdev, KBUILD_MODNAME);
 	if (ret)
 		return ret;
 

@@ -459,14 +459,14 @@ static int hns3_pmu_check_function(struct hns3_pmu *hns3, u16 bdf)
 	if (bdf < hns3->bdf_min || bdf > hns3->bdf_max) {
 		pci_dbg(hns3->pdev, "bdf %#x is outside the PMU's functions\n",
 			bdf);
-		return -ENOENT;
+		return -EINVAL;
 	}
 	func = pci_get_domain_bus_and_slot(pci_domain_nr(hns3->pdev->bus),
 					   PCI_BUS_NUM(bdf),
 					   FIELD_GET(HNS3_PMU_BDF_DEVFN, bdf));
 	if (!func) {
 		pci_dbg(hns3->pdev, "no PCI function at bdf %#x\n", bdf);
-		return -ENOENT;
+		return -EINVAL;
 	}
 	pci_dev_put(func);
 	return 0;
@@ -533,7 +533,7 @@ static int hns3_pmu_check_queue(struct hns3_pmu *hns3, u16 bdf, u16 queue)
 	if (val & HNS3_PMU_QID_MISS) {
 		pci_dbg(hns3->pdev, "function %#x has no queue %u\n", bdf,
 			queue);
-		return -ENOENT;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -541,7 +541,7 @@ static int hns3_pmu_check_queue(struct hns3_pmu *hns3, u16 bdf, u16 queue)
 /*
  * The filter mode of @event: the first of global, function, function and
  * queue, port, and port and TC that the event takes and its fields ask
- * for, checked against the hardware; -ENOENT when none fits.
+ * for, checked against the hardware; -EINVAL when none fits.
  */
 static int hns3_pmu_select_mode(struct hns3_pmu *hns3,
 				struct perf_event *event, unsigned int filters)
@@ -576,7 +576,7 @@ static int hns3_pmu_select_mode(struct hns3_pmu *hns3,
 
 	pci_dbg(hns3->pdev, "config1 %#llx selects no filter of event %#llx\n",
 		config1, event->attr.config);
-	return -ENOENT;
+	return -EINVAL;
 }
 
 /* What EVENT_CTRL_HIGH holds for the filter @mode of @event */
@@ -718,6 +718,44 @@ static u64 hns3_pmu_read_counter(struct uncore_pmu *upmu,
 	return readq(hns3_pmu_slot(hns3, event->hw.idx) + event->hw.event_base);
 }
 
+/*
+ * A slot whose counter wrapped raises the interrupt until its status is
+ * cleared by a pulse of STATUS_RESET. The counter itself goes on from 0,
+ * so the core only has to take the count up to the wrap.
+ */
+static unsigned long hns3_pmu_overflow_status(struct uncore_pmu *upmu)
+{
+	struct hns3_pmu *hns3 = container_of(upmu, struct hns3_pmu, upmu);
+	unsigned long status = 0;
+	unsigned int idx;
+
+	for (idx = 0; idx < HNS3_PMU_NUM_SLOTS; idx++)
+		if (readl(hns3_pmu_slot(hns3, idx) + HNS3_PMU_INTR_STATUS))
+			__set_bit(idx, &status);
+	return status;
+}
+
+static void hns3_pmu_clear_overflow(struct uncore_pmu *upmu,
+				    unsigned long status)
+{
+	struct hns3_pmu *hns3 = container_of(upmu, struct hns3_pmu, upmu);
+	void __iomem *slot;
+	unsigned int idx;
+	u32 ctrl;
+
+	/* Every writer of CTRL_LOW holds the lock. */
+	raw_spin_lock(&hns3->lock);
+	for_each_set_bit(idx, &status, HNS3_PMU_NUM_SLOTS) {
+		slot = hns3_pmu_slot(hns3, idx);
+		ctrl = readl(slot + HNS3_PMU_CTRL_LOW);
+		writel(ctrl | HNS3_PMU_CTRL_STATUS_RESET,
+		       slot + HNS3_PMU_CTRL_LOW);
+		writel(ctrl & ~HNS3_PMU_CTRL_STATUS_RESET,
+		       slot + HNS3_PMU_CTRL_LOW);
+	}
+	raw_spin_unlock(&hns3->lock);
+}
+
 static void hns3_pmu_enable(struct uncore_pmu *upmu)
 {
 	struct hns3_pmu *hns3 = container_of(upmu, struct hns3_pmu, upmu);
@@ -740,41 +778,11 @@ static const struct uncore_pmu_ops hns3_pmu_ops = {
 	.start_counter	= hns3_pmu_start_counter,
 	.stop_counter	= hns3_pmu_stop_counter,
 	.read_counter	= hns3_pmu_read_counter,
+	.overflow_status = hns3_pmu_overflow_status,
+	.clear_overflow	= hns3_pmu_clear_overflow,
 	.enable		= hns3_pmu_enable,
 	.disable	= hns3_pmu_disable,
 };
-
-/*
- * A slot whose counter wrapped raises the interrupt until its status is
- * cleared by a pulse of STATUS_RESET. The counter itself goes on from 0,
- * so the core only has to take the count up to the wrap.
- */
-static irqreturn_t hns3_pmu_isr(int irq, void *data)
-{
-	struct hns3_pmu *hns3 = data;
-	irqreturn_t ret = IRQ_NONE;
-	void __iomem *slot;
-	unsigned int idx;
-	u32 ctrl;
-
-	for (idx = 0; idx < HNS3_PMU_NUM_SLOTS; idx++) {
-		slot = hns3_pmu_slot(hns3, idx);
-		if (!readl(slot + HNS3_PMU_INTR_STATUS))
-			continue;
-
-		raw_spin_lock(&hns3->lock);
-		ctrl = readl(slot + HNS3_PMU_CTRL_LOW);
-		writel(ctrl | HNS3_PMU_CTRL_STATUS_RESET,
-		       slot + HNS3_PMU_CTRL_LOW);
-		writel(ctrl & ~HNS3_PMU_CTRL_STATUS_RESET,
-		       slot + HNS3_PMU_CTRL_LOW);
-		raw_spin_unlock(&hns3->lock);
-
-		uncore_pmu_counter_overflow(&hns3->upmu, idx);
-		ret = IRQ_HANDLED;
-	}
-	return ret;
-}
 
 /*
  * Whoever had the PMU before (a driver that went away without cleaning up,
@@ -825,17 +833,16 @@ static int hns3_pmu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!hns3->upmu.name)
 		return -ENOMEM;
 
-	ret = uncore_pmu_pci_request_irq(&hns3->upmu, pdev, hns3_pmu_isr,
-					 hns3->upmu.name, hns3);
-	if (ret)
-		return ret;
-
 	hns3->upmu.ops = &hns3_pmu_ops;
 	hns3->upmu.dev = dev;
 	hns3->upmu.node = dev_to_node(dev);
 	hns3->upmu.identifier = readl(hns3->base + HNS3_PMU_VERSION);
 	hns3->upmu.num_counters = HNS3_PMU_NUM_SLOTS;
 	hns3->upmu.pmu.attr_groups = hns3_pmu_groups;
+
+	ret = uncore_pmu_pci_request_irq(&hns3->upmu, pdev, hns3->upmu.name);
+	if (ret)
+		return ret;
 
 	ret = uncore_pmu_register(&hns3->upmu);
 	if (ret)
