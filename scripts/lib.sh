@@ -258,6 +258,27 @@ upstream_src() {
 	rm -f "$up/Kbuild.new"
 }
 
+# fixed_src UPSTREAM DEST: the copy UPSTREAM of upstream_src with our fix
+# patches for it applied (guest-drivers/upstream-fixes/*.patch, made against
+# the kernel tree: applied here by file name, the copy being flat), in DEST,
+# with FIXES naming each patch applied. Only what changed is copied.
+fixed_src() {
+	local up=$1 dest=$2 tmp p
+	tmp=$(mktemp -d)
+	cp -p "$up"/* "$tmp/"
+	for p in "$TOP"/guest-drivers/upstream-fixes/*.patch; do
+		sed -E 's#^(---|\+\+\+) ([ab])/(.*/)?([^/]+)$#\1 \2/\4#' "$p" |
+			patch -s -p1 -d "$tmp" --no-backup-if-mismatch ||
+			{ rm -rf "$tmp"; die "$(basename "$p") does not apply to $up"; }
+		basename "$p" .patch | sed 's/^[0-9]*-//'
+	done >"$tmp/FIXES"
+	mkdir -p "$dest"
+	for p in "$tmp"/*; do
+		cmp -s "$p" "$dest/$(basename "$p")" || cp "$p" "$dest/"
+	done
+	rm -rf "$tmp"
+}
+
 # fetch_perf VERSION [APT-OPTIONS...]: download linux-perf:arm64 VERSION and
 # the arm64 packages it depends on, recursively, into $CACHE/perf/VERSION
 # (APT-OPTIONS: which apt lists, e.g. sid's).

@@ -41,6 +41,13 @@ ours() {
 	[ "$CONTRACT" = ours ]
 }
 
+# fixed FIX: the set behaves as the upstream fix patch FIX makes upstream's
+# driver behave (guest-drivers/upstream-fixes/NNNN-FIX.patch): ours does by
+# design, the set "fixed" has the patch applied.
+fixed() {
+	ours || grep -qxF "$1" /etc/driver-fixes
+}
+
 # module_name NAME: the module NAME as the kernel names it, in /sys/module
 # for one (arm-ccn is arm_ccn)
 module_name() {
