@@ -587,6 +587,40 @@ int uncore_pmu_pci_request_irq(struct uncore_pmu *upmu, struct pci_dev *pdev,
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_pci_request_irq, UNCORE_PMU_NS);
 
+/**
+ * uncore_pmu_pci_requester_in() - whether a requester a filter names is one
+ *	the PMU counts
+ * @pdev: the PMU's function
+ * @bdf: the requester ID the filter names, in the PMU's PCI domain
+ * @by_root_port: judge the requester by its root port's ID, not its own
+ * @min: the lowest ID the PMU counts
+ * @max: the highest
+ *
+ * The PMUs filter by requester ID only within their own range (a NIC's
+ * functions, a PCIe core's root ports); a filter naming any other, or a
+ * function that does not exist, would count nothing.
+ *
+ * Return: true when a function with ID @bdf exists and its ID (or its root
+ * port's) is in [@min, @max].
+ */
+bool uncore_pmu_pci_requester_in(struct pci_dev *pdev, u16 bdf,
+				 bool by_root_port, u16 min, u16 max)
+{
+	struct pci_dev *req, *judged;
+	bool in = false;
+
+	req = pci_get_domain_bus_and_slot(pci_domain_nr(pdev->bus),
+					  PCI_BUS_NUM(bdf), bdf & 0xff);
+	if (!req)
+		return false;
+	judged = by_root_port ? pcie_find_root_port(req) : req;
+	if (judged)
+		in = pci_dev_id(judged) >= min && pci_dev_id(judged) <= max;
+	pci_dev_put(req);
+	return in;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_pci_requester_in, UNCORE_PMU_NS);
+
 static int __init uncore_pmu_module_init(void)
 {
 	int ret;

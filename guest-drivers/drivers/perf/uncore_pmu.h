@@ -187,5 +187,7 @@ void __iomem *uncore_pmu_pci_map(struct pci_dev *pdev, int bar,
 				 resource_size_t len);
 int uncore_pmu_pci_request_irq(struct uncore_pmu *upmu, struct pci_dev *pdev,
 			       const char *name);
+bool uncore_pmu_pci_requester_in(struct pci_dev *pdev, u16 bdf,
+				 bool by_root_port, u16 min, u16 max);
 
 #endif /* __UNCORE_PMU_H__ */

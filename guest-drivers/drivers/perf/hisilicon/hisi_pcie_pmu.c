@@ -195,32 +195,6 @@ static bool hisi_pcie_pmu_known_event(u64 code)
 	return false;
 }
 
-/*
- * The hardware filters requesters by BDF only below its own root ports: the
- * device must exist and sit below a root port in [bdf_min, bdf_max].
- */
-static bool hisi_pcie_pmu_bdf_monitored(struct hisi_pcie_pmu *pcie_pmu,
-					u16 bdf)
-{
-	struct pci_dev *pdev, *port;
-	bool monitored = false;
-	u16 port_bdf;
-
-	pdev = pci_get_domain_bus_and_slot(pci_domain_nr(pcie_pmu->pdev->bus),
-					   PCI_BUS_NUM(bdf), bdf & 0xff);
-	if (!pdev)
-		return false;
-
-	port = pcie_find_root_port(pdev);
-	if (port) {
-		port_bdf = pci_dev_id(port);
-		monitored = port_bdf >= pcie_pmu->bdf_min &&
-			    port_bdf <= pcie_pmu->bdf_max;
-	}
-	pci_dev_put(pdev);
-	return monitored;
-}
-
 static int hisi_pcie_pmu_event_init(struct perf_event *event)
 {
 	struct hisi_pcie_pmu *pcie_pmu = to_hisi_pcie_pmu(to_uncore_pmu(event->pmu));
@@ -240,11 +214,16 @@ static int hisi_pcie_pmu_event_init(struct perf_event *event)
 		return -EINVAL;
 
 	ctrl = FIELD_PREP(HISI_PCIE_CTRL_EVENT, code);
-	/* Without a port the counter needs a requester to filter on. */
+	/*
+	 * Without a port the counter needs a requester to filter on: one
+	 * below the PMU's root ports.
+	 */
 	if (port) {
 		ctrl |= FIELD_PREP(HISI_PCIE_CTRL_TARGET, port);
 	} else {
-		if (!hisi_pcie_pmu_bdf_monitored(pcie_pmu, bdf))
+		if (!uncore_pmu_pci_requester_in(pcie_pmu->pdev, bdf, true,
+						 pcie_pmu->bdf_min,
+						 pcie_pmu->bdf_max))
 			return -EINVAL;
 		ctrl |= HISI_PCIE_CTRL_TARGET_EN |
 			FIELD_PREP(HISI_PCIE_CTRL_TARGET, bdf);

@@ -454,21 +454,12 @@ static const struct hns3_pmu_pair *hns3_pmu_find_pair(u16 code)
 /* A function filter names a PCI function of the NIC: one within the range. */
 static int hns3_pmu_check_function(struct hns3_pmu *hns3, u16 bdf)
 {
-	struct pci_dev *func;
-
-	if (bdf < hns3->bdf_min || bdf > hns3->bdf_max) {
-		pci_dbg(hns3->pdev, "bdf %#x is outside the PMU's functions\n",
-			bdf);
+	if (!uncore_pmu_pci_requester_in(hns3->pdev, bdf, false, hns3->bdf_min,
+					 hns3->bdf_max)) {
+		pci_dbg(hns3->pdev, "no PCI function at bdf %#x in %#x-%#x\n",
+			bdf, hns3->bdf_min, hns3->bdf_max);
 		return -EINVAL;
 	}
-	func = pci_get_domain_bus_and_slot(pci_domain_nr(hns3->pdev->bus),
-					   PCI_BUS_NUM(bdf),
-					   FIELD_GET(HNS3_PMU_BDF_DEVFN, bdf));
-	if (!func) {
-		pci_dbg(hns3->pdev, "no PCI function at bdf %#x\n", bdf);
-		return -EINVAL;
-	}
-	pci_dev_put(func);
 	return 0;
 }
 
