@@ -805,6 +805,12 @@ static int hisi_ptt_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	}
 
+	/* The trace interrupt goes to the event's CPU: one of the node's. */
+	if (!cpumask_test_cpu(event->cpu, hisi_ptt_cpus(ptt))) {
+		dev_dbg(dev, "CPU %d is not in cpumask\n", event->cpu);
+		return -EINVAL;
+	}
+
 	/* Bits no format field names may mean something in a later driver. */
 	if (config & ~HISI_PTT_CFG_VALID) {
 		dev_dbg(dev, "reserved config bits 0x%llx set\n",
@@ -981,13 +987,7 @@ static void hisi_ptt_stop(struct perf_event *event, int flags)
 
 static int hisi_ptt_add(struct perf_event *event, int flags)
 {
-	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
-
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-
-	/* CPUs off the device's node take the event but never trace. */
-	if (!cpumask_test_cpu(event->cpu, hisi_ptt_cpus(ptt)))
-		return 0;
 
 	if (flags & PERF_EF_START) {
 		hisi_ptt_start(event, PERF_EF_RELOAD);
