@@ -28,16 +28,11 @@
 . /guest/tests/lib/pmu.sh
 . /guest/tests/lib/ccn.sh
 
-PMU=/sys/bus/event_source/devices/ccn
-DEV=/machine/peripheral/ccn
-TRAFFIC=/machine/hisi-traffic-default
 
 ktap_start arm_ccn_errors
 qmp_open >/dev/null || echo "# no QMP"
 
 CYCLES=$(cfg type=0xff)
-# HN-F node 2's requests received: 2 M/s by default
-REQS2=$(cfg type=4 event=5 node=2)
 # wp PORT DIR [MASK [VC]]: a watchpoint on XP 1 (nodes 2 and 3, HN-Fs),
 # by default on the request channel with mask 8 ("any")
 wp() {

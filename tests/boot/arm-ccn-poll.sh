@@ -15,11 +15,6 @@
 . /guest/tests/lib/pmu.sh
 . /guest/tests/lib/ccn.sh
 
-PMU=/sys/bus/event_source/devices/ccn
-DEV=/machine/peripheral/ccn
-TRAFFIC=/machine/hisi-traffic-default
-# HN-F node 2's requests received: 2 M/s by default
-REQS2=$(cfg type=4 event=5 node=2)
 
 ktap_start arm_ccn_poll
 qmp_open >/dev/null || echo "# no QMP"

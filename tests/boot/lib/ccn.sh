@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# What the arm-ccn suites share: event configs and the checks of counts
+# What the arm-ccn suites share: the device's paths (the CCN with id=ccn,
+# on the default traffic object), event configs and the checks of counts
 # across counter wraps. Source it after drivers.sh.
+
+PMU=/sys/bus/event_source/devices/ccn
+DEV=/machine/peripheral/ccn
+TRAFFIC=/machine/hisi-traffic-default
 
 # cfg FIELD=VALUE...: a config from the fields of format/ (config only)
 cfg() {
@@ -19,6 +24,9 @@ cfg() {
 	done
 	printf '0x%x\n' $((node | type << 8 | event << 16 | port << 24 | vc << 26 | dir << 29 | mask << 30))
 }
+
+# HN-F node 2's requests received: 2 M/s by default
+REQS2=$(cfg type=4 event=5 node=2)
 
 # near A B TOLERANCE [OFFSET]: |A - B - OFFSET| <= TOLERANCE (awk: exact
 # below 2^53, where the shell's arithmetic might not reach)

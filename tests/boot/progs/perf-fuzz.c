@@ -169,6 +169,7 @@ static struct format *find_format(struct pmu *pmu, const char *name)
 static int parse_event(struct pmu *pmu, char *text, struct event *ev)
 {
 	char *term, *save = NULL, *eq;
+	struct format *f;
 	uint64_t val;
 
 	memset(ev, 0, sizeof(*ev));
@@ -178,15 +179,15 @@ static int parse_event(struct pmu *pmu, char *text, struct event *ev)
 		val = eq ? strtoull(eq + 1, NULL, 0) : 1;
 		if (eq)
 			*eq = 0;
+		f = find_format(pmu, term);
 		if (!strcmp(term, "config"))
 			ev->word[0] = val;
 		else if (!strcmp(term, "config1"))
 			ev->word[1] = val;
 		else if (!strcmp(term, "config2"))
 			ev->word[2] = val;
-		else if (find_format(pmu, term))
-			ev->word[find_format(pmu, term)->word] |=
-				deposit(find_format(pmu, term)->mask, val);
+		else if (f)
+			ev->word[f->word] |= deposit(f->mask, val);
 		else
 			return -1;
 	}
