@@ -239,6 +239,21 @@ ktap_check rmmod-refused-while-open \
 ktap_check rmmod-refused-while-counting \
 	rmmod_refused hns3_pmu $NAME $OPEN --ms 2000 $NAME:$PKTS:$GLOBAL
 
+# A counter a previous owner left counting (lib/pmu.sh, leftover_counter):
+# slot 0's registers are at 0x1000
+BDF=0000:00:0a.0
+leave_counter() {
+	bar-rw $BDF 2 0x100c 0 &&			# INTR_MASK: overflow unmasked
+	bar-rw -q $BDF 2 0x1010 0xffffffffffff0000 &&	# COUNTER: 2^16 short of the wrap
+	bar-rw $BDF 2 0x1000 0x1021 &&			# CTRL_LOW: packets (type 1, subevent 2), enabled
+	bar-rw $BDF 2 0 1				# GLOBAL_CTRL: counting
+}
+clean_counter() {
+	bar-rw $BDF 2 0 0 && bar-rw $BDF 2 0x1000 0x800 && bar-rw $BDF 2 0x1000 0 &&
+		bar-rw $BDF 2 0x100c 2
+}
+ktap_check probe-and-leftover-counter leftover_counter hns3_pmu $NAME pmu0 leave_counter clean_counter
+
 gone() {
 	driver_gone hns3_pmu hns3_pmu $PMU /sys/bus/pci/devices/0000:00:0a.0/driver
 }

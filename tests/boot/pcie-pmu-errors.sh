@@ -194,6 +194,20 @@ counting_goes_on() {
 }
 ktap_check offline-owner-counting-goes-on counting_goes_on
 
+# A counter a previous owner left counting (lib/pmu.sh, leftover_counter)
+BDF=0000:00:09.0
+leave_counter() {
+	bar-rw $BDF 2 0x154 0 &&			# INT_MASK(0): unmasked
+	bar-rw -q $BDF 2 0x90 0xffffffffffff0000 &&	# CNT(0): 2^16 short of the wrap
+	bar-rw -q $BDF 2 0x10 0x100000 &&		# EVENT_CTRL(0): enabled
+	bar-rw $BDF 2 0 1				# GLOBAL_CTRL: counting
+}
+clean_counter() {
+	bar-rw $BDF 2 0 0 && bar-rw -q $BDF 2 0x10 0 && bar-rw $BDF 2 0x154 1 &&
+		bar-rw $BDF 2 0x150 1
+}
+ktap_check probe-and-leftover-counter leftover_counter $MOD $MOD pmu0 leave_counter clean_counter
+
 # Module lifetime: an open event holds the module.
 ktap_check rmmod-refused-while-open \
 	rmmod_refused $MOD $NAME pmu-open --hold 3 $NAME:$FLUX:0:0x1 $NAME:$TIME:0:0x1

@@ -981,6 +981,21 @@ static void ccn_disable(struct uncore_pmu *upmu)
 	ccn_update_bits(ccn->dt + CCN_DT_PMCR, CCN_DT_PMCR_PMU_EN, 0);
 }
 
+/* Nothing counts, interrupts or drives a DT bus for the next driver. */
+static void ccn_quiesce(struct uncore_pmu *upmu)
+{
+	struct arm_ccn *ccn = container_of(upmu, struct arm_ccn, upmu);
+	unsigned int i;
+
+	for (i = 0; i < ccn->num_xps; i++) {
+		writel(0, ccn->xps[i].base + CCN_XP_DT_CONTROL);
+		writel(CCN_DT_CFG_PASS_THROUGH, ccn->xps[i].base + CCN_XP_DT_CONFIG);
+	}
+	writel(0, ccn->dt + CCN_DT_PMCR);
+	writel(0, ccn->dt + CCN_DT_CTL);
+	writel(GENMASK(CCN_NUM_COUNTERS - 1, 0), ccn->dt + CCN_DT_PMOVSR_CLR);
+}
+
 static const struct uncore_pmu_ops ccn_pmu_ops = {
 	.event_init = ccn_event_init,
 	.get_event_idx = ccn_get_event_idx,
@@ -992,6 +1007,7 @@ static const struct uncore_pmu_ops ccn_pmu_ops = {
 	.clear_overflow = ccn_clear_overflow,
 	.enable = ccn_enable,
 	.disable = ccn_disable,
+	.quiesce = ccn_quiesce,
 };
 
 /* Interrupt */
@@ -1186,19 +1202,6 @@ static void ccn_hw_init(struct arm_ccn *ccn)
 	}
 }
 
-static void ccn_hw_stop(struct arm_ccn *ccn)
-{
-	unsigned int i;
-
-	for (i = 0; i < ccn->num_xps; i++) {
-		writel(0, ccn->xps[i].base + CCN_XP_DT_CONTROL);
-		writel(CCN_DT_CFG_PASS_THROUGH, ccn->xps[i].base + CCN_XP_DT_CONFIG);
-	}
-	writel(0, ccn->dt + CCN_DT_PMCR);
-	writel(0, ccn->dt + CCN_DT_CTL);
-	writel(GENMASK(CCN_NUM_COUNTERS - 1, 0), ccn->dt + CCN_DT_PMOVSR_CLR);
-}
-
 static int ccn_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -1264,7 +1267,7 @@ static int ccn_probe(struct platform_device *pdev)
 err_ida:
 	ida_free(&ccn_ida, ccn->id);
 err_hw:
-	ccn_hw_stop(ccn);
+	ccn_quiesce(&ccn->upmu);
 	return ret;
 }
 
@@ -1273,7 +1276,6 @@ static void ccn_remove(struct platform_device *pdev)
 	struct arm_ccn *ccn = platform_get_drvdata(pdev);
 
 	uncore_pmu_unregister(&ccn->upmu);
-	ccn_hw_stop(ccn);
 	ida_free(&ccn_ida, ccn->id);
 }
 

@@ -510,6 +510,9 @@ void uncore_pmu_unregister(struct uncore_pmu *upmu)
 					    &upmu->cpuhp_node);
 	if (upmu->poll_ns)
 		hrtimer_cancel(&upmu->poll_timer);
+	/* Nothing counts or interrupts for the device's next driver. */
+	if (upmu->ops->quiesce)
+		upmu->ops->quiesce(upmu);
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_unregister, UNCORE_PMU_NS);
 
@@ -557,9 +560,11 @@ EXPORT_SYMBOL_NS_GPL(uncore_pmu_pci_map, UNCORE_PMU_NS);
  * @pdev: the PMU's function
  * @name: the interrupt's name in /proc/interrupts
  *
- * One MSI vector, neither threaded nor balanced: the core keeps it on the
- * PMU's owning CPU, and handles it with the driver's overflow operations.
- * Managed: released when the driver unbinds.
+ * The device is quiesced first (@upmu->ops->quiesce), so that the first
+ * interrupt is not one a previous owner left pending. One MSI vector,
+ * neither threaded nor balanced: the core keeps it on the PMU's owning
+ * CPU, and handles it with the driver's overflow operations. Managed:
+ * released when the driver unbinds.
  *
  * Return: 0, or a negative errno whose reason was logged.
  */
@@ -568,6 +573,9 @@ int uncore_pmu_pci_request_irq(struct uncore_pmu *upmu, struct pci_dev *pdev,
 {
 	struct device *dev = &pdev->dev;
 	int ret;
+
+	if (upmu->ops->quiesce)
+		upmu->ops->quiesce(upmu);
 
 	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
 	if (ret < 0)

@@ -76,6 +76,10 @@ struct uncore_pmu;
  *	accounts the wraps here.
  * @enable: start counting on the whole PMU (global enable).
  * @disable: stop counting on the whole PMU.
+ * @quiesce: optional. Disable every counter and mask its overflow
+ *	interrupt, whoever left them running (a driver gone without cleaning
+ *	up, a kexec'd kernel). The core calls it before it requests a PCI
+ *	PMU's interrupt and after it unregisters the PMU.
  */
 struct uncore_pmu_ops {
 	int (*event_init)(struct perf_event *event);
@@ -89,6 +93,7 @@ struct uncore_pmu_ops {
 	void (*clear_overflow)(struct uncore_pmu *upmu, unsigned long status);
 	void (*enable)(struct uncore_pmu *upmu);
 	void (*disable)(struct uncore_pmu *upmu);
+	void (*quiesce)(struct uncore_pmu *upmu);
 };
 
 /**

@@ -9,6 +9,7 @@
 #   irqs NAME          how often it fired so far, summed over the CPUs
 #   cpu_offline_during CPU LOG WHILE-OFFLINE COMMAND...
 #   cpu_online CPU
+#   leftover_counter MODULE IRQ QOM-ID LEAVE CLEAN
 # Both open helpers say what pmu-open said only when it is not what was
 # wanted: in a chain of them the one that failed is what ktap_check shows.
 
@@ -67,4 +68,31 @@ cpu_offline_during() {
 
 cpu_online() {
 	echo 1 >"/sys/devices/system/cpu/cpu$1/online"
+}
+
+# leftover_counter MODULE IRQ QOM-ID LEAVE CLEAN: with MODULE unloaded, the
+# suite's function LEAVE plays a previous owner of the PMU (a kexec'd
+# kernel, a driver gone without cleaning up) that left counter 0 counting
+# with its overflow interrupt unmasked, a little short of its wrap (bar-rw
+# on the PMU's BAR). MODULE loads, then the device's fault injection wraps
+# the counter. Differs by design: ours quiesce the PMU at probe, so the
+# interrupt IRQ does not fire; upstream leaves the counter as it found it
+# and takes an interrupt for no event of its own. Then CLEAN, with MODULE
+# unloaded again, leaves the PMU as nobody left it, for the next points.
+leftover_counter() {
+	local mod=$1 irq=$2 dev=$3 leave=$4 clean=$5 before after st
+	driver_unload "$mod" && "$leave" && driver_load "$mod" || return 1
+	before=$(irqs "$irq")
+	# N is at most 2^63 - 1, and LEAVE put the counter 2^16 short of 2^64
+	qom_set "$dev" advance '"0=131072"' || return 1
+	sleep 1
+	after=$(irqs "$irq")
+	echo "interrupts: $before before the wrap, $after after"
+	if ours; then
+		[ "$after" = "$before" ]
+	else
+		[ "$after" -gt "$before" ]
+	fi
+	st=$?
+	driver_unload "$mod" && "$clean" && driver_load "$mod" && return $st
 }

@@ -2,8 +2,8 @@
 /*
  * A PCI function driven from user space, for the test programs that play
  * a device's driver (edu-dma) or a kernel that left one running
- * (ptt-leftover). No IOMMU in the guest: a page's physical address is its
- * bus address.
+ * (ptt-leftover, bar-rw). No IOMMU in the guest: a page's physical address
+ * is its bus address.
  */
 #ifndef USER_PCI_H
 #define USER_PCI_H
@@ -18,14 +18,14 @@
 
 #define PAGE		4096
 
-static void die(const char *what)
+static inline void die(const char *what)
 {
 	perror(what);
 	exit(1);
 }
 
 /* Write @val to the function's sysfs file @name (relative to @dir) */
-static void sysfs_write(const char *dir, const char *name, const char *val)
+static inline void sysfs_write(const char *dir, const char *name, const char *val)
 {
 	char path[256];
 	int fd;
@@ -38,7 +38,7 @@ static void sysfs_write(const char *dir, const char *name, const char *val)
 }
 
 /* Set Memory Space and Bus Master Enable in the Command register */
-static void bus_master(const char *dir)
+static inline void bus_master(const char *dir)
 {
 	char path[256];
 	uint16_t cmd;
@@ -55,7 +55,7 @@ static void bus_master(const char *dir)
 }
 
 /* BAR @bar of the function at @dir, @size bytes of it, mapped uncached */
-static uint32_t *map_bar(const char *dir, int bar, size_t size)
+static inline uint32_t *map_bar(const char *dir, int bar, size_t size)
 {
 	char path[256];
 	void *p;
@@ -73,7 +73,7 @@ static uint32_t *map_bar(const char *dir, int bar, size_t size)
 }
 
 /* The physical address of the page at @p, which must be resident */
-static uint64_t phys(const void *p)
+static inline uint64_t phys(const void *p)
 {
 	uint64_t entry;
 	int fd = open("/proc/self/pagemap", O_RDONLY);
@@ -89,14 +89,25 @@ static uint64_t phys(const void *p)
 }
 
 /* Relaxed atomics: each access reaches the device, whole and once */
-static uint32_t reg_read(const uint32_t *regs, unsigned int off)
+static inline uint32_t reg_read(const uint32_t *regs, unsigned int off)
 {
 	return __atomic_load_n(&regs[off / 4], __ATOMIC_RELAXED);
 }
 
-static void reg_write(uint32_t *regs, unsigned int off, uint32_t val)
+static inline void reg_write(uint32_t *regs, unsigned int off, uint32_t val)
 {
 	__atomic_store_n(&regs[off / 4], val, __ATOMIC_RELAXED);
+}
+
+/* A 64-bit register, in one access */
+static inline uint64_t reg_read64(const uint32_t *regs, unsigned int off)
+{
+	return __atomic_load_n((const uint64_t *)&regs[off / 4], __ATOMIC_RELAXED);
+}
+
+static inline void reg_write64(uint32_t *regs, unsigned int off, uint64_t val)
+{
+	__atomic_store_n((uint64_t *)&regs[off / 4], val, __ATOMIC_RELAXED);
 }
 
 #endif

@@ -323,6 +323,20 @@ static void hisi_pcie_pmu_disable(struct uncore_pmu *upmu)
 	writel(0, to_hisi_pcie_pmu(upmu)->base + HISI_PCIE_GLOBAL_CTRL);
 }
 
+/* Nothing counts or interrupts until an event programs a counter. */
+static void hisi_pcie_pmu_quiesce(struct uncore_pmu *upmu)
+{
+	struct hisi_pcie_pmu *pcie_pmu = to_hisi_pcie_pmu(upmu);
+	unsigned int idx;
+
+	writel(0, pcie_pmu->base + HISI_PCIE_GLOBAL_CTRL);
+	for (idx = 0; idx < HISI_PCIE_NUM_COUNTERS; idx++) {
+		writel_relaxed(1, pcie_pmu->base + HISI_PCIE_INT_MASK(idx));
+		writeq_relaxed(0, pcie_pmu->base + HISI_PCIE_EVENT_CTRL(idx));
+		writel_relaxed(1, pcie_pmu->base + HISI_PCIE_INT_STAT(idx));
+	}
+}
+
 static const struct uncore_pmu_ops hisi_pcie_pmu_ops = {
 	.event_init	= hisi_pcie_pmu_event_init,
 	.share_key	= hisi_pcie_pmu_share_key,
@@ -333,20 +347,8 @@ static const struct uncore_pmu_ops hisi_pcie_pmu_ops = {
 	.clear_overflow	= hisi_pcie_pmu_clear_overflow,
 	.enable		= hisi_pcie_pmu_enable,
 	.disable	= hisi_pcie_pmu_disable,
+	.quiesce	= hisi_pcie_pmu_quiesce,
 };
-
-/* Nothing counts or interrupts until an event programs a counter. */
-static void hisi_pcie_pmu_quiesce(struct hisi_pcie_pmu *pcie_pmu)
-{
-	unsigned int idx;
-
-	writel(0, pcie_pmu->base + HISI_PCIE_GLOBAL_CTRL);
-	for (idx = 0; idx < HISI_PCIE_NUM_COUNTERS; idx++) {
-		writel_relaxed(1, pcie_pmu->base + HISI_PCIE_INT_MASK(idx));
-		writeq_relaxed(0, pcie_pmu->base + HISI_PCIE_EVENT_CTRL(idx));
-		writel_relaxed(1, pcie_pmu->base + HISI_PCIE_INT_STAT(idx));
-	}
-}
 
 static int hisi_pcie_pmu_probe(struct pci_dev *pdev,
 			       const struct pci_device_id *id)
@@ -384,8 +386,6 @@ static int hisi_pcie_pmu_probe(struct pci_dev *pdev,
 	upmu->num_counters = HISI_PCIE_NUM_COUNTERS;
 	upmu->pmu.attr_groups = hisi_pcie_pmu_groups;
 
-	hisi_pcie_pmu_quiesce(pcie_pmu);
-
 	/* Named after the driver in /proc/interrupts, as it always was. */
 	ret = uncore_pmu_pci_request_irq(upmu, pdev, KBUILD_MODNAME);
 	if (ret)
@@ -405,7 +405,6 @@ static void hisi_pcie_pmu_remove(struct pci_dev *pdev)
 	struct hisi_pcie_pmu *pcie_pmu = pci_get_drvdata(pdev);
 
 	uncore_pmu_unregister(&pcie_pmu->upmu);
-	hisi_pcie_pmu_quiesce(pcie_pmu);
 }
 
 static const struct pci_device_id hisi_pcie_pmu_ids[] = {

@@ -763,25 +763,14 @@ static void hns3_pmu_disable(struct uncore_pmu *upmu)
 	writel(val & ~HNS3_PMU_GLOBAL_START, hns3->base + HNS3_PMU_GLOBAL_CTRL);
 }
 
-static const struct uncore_pmu_ops hns3_pmu_ops = {
-	.event_init	= hns3_pmu_event_init,
-	.share_key	= hns3_pmu_share_key,
-	.start_counter	= hns3_pmu_start_counter,
-	.stop_counter	= hns3_pmu_stop_counter,
-	.read_counter	= hns3_pmu_read_counter,
-	.overflow_status = hns3_pmu_overflow_status,
-	.clear_overflow	= hns3_pmu_clear_overflow,
-	.enable		= hns3_pmu_enable,
-	.disable	= hns3_pmu_disable,
-};
-
 /*
  * Whoever had the PMU before (a driver that went away without cleaning up,
  * a kexec'd kernel) may have left slots counting with their interrupt
  * unmasked.
  */
-static void hns3_pmu_quiesce(struct hns3_pmu *hns3)
+static void hns3_pmu_quiesce(struct uncore_pmu *upmu)
 {
+	struct hns3_pmu *hns3 = container_of(upmu, struct hns3_pmu, upmu);
 	void __iomem *slot;
 	unsigned int idx;
 
@@ -793,6 +782,19 @@ static void hns3_pmu_quiesce(struct hns3_pmu *hns3)
 		writel(0, slot + HNS3_PMU_CTRL_LOW);
 	}
 }
+
+static const struct uncore_pmu_ops hns3_pmu_ops = {
+	.event_init	= hns3_pmu_event_init,
+	.share_key	= hns3_pmu_share_key,
+	.start_counter	= hns3_pmu_start_counter,
+	.stop_counter	= hns3_pmu_stop_counter,
+	.read_counter	= hns3_pmu_read_counter,
+	.overflow_status = hns3_pmu_overflow_status,
+	.clear_overflow	= hns3_pmu_clear_overflow,
+	.enable		= hns3_pmu_enable,
+	.disable	= hns3_pmu_disable,
+	.quiesce	= hns3_pmu_quiesce,
+};
 
 static int hns3_pmu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
@@ -811,7 +813,6 @@ static int hns3_pmu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	hns3->base = uncore_pmu_pci_map(pdev, HNS3_PMU_BAR, HNS3_PMU_BAR_SIZE);
 	if (IS_ERR(hns3->base))
 		return PTR_ERR(hns3->base);
-	hns3_pmu_quiesce(hns3);
 
 	hns3->clock_freq = readl(hns3->base + HNS3_PMU_CLOCK_FREQ);
 	val = readl(hns3->base + HNS3_PMU_BDF);
@@ -848,8 +849,6 @@ static void hns3_pmu_remove(struct pci_dev *pdev)
 	struct hns3_pmu *hns3 = pci_get_drvdata(pdev);
 
 	uncore_pmu_unregister(&hns3->upmu);
-	/* Nothing counts or interrupts for the next driver of the device. */
-	hns3_pmu_quiesce(hns3);
 }
 
 static const struct pci_device_id hns3_pmu_ids[] = {
