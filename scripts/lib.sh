@@ -330,25 +330,34 @@ perf_root() {
 	info "$(basename "$pr"): perf $ver with $(ls "$pr/lib/aarch64-linux-gnu" | wc -l) libraries, $(du -sh "$pr" | cut -f1)"
 }
 
-# linux_source_tree: the whole linux-source-6.12 tree of the Debian kernel,
-# unpacked once per version under the cache (for the kernel builds); its
-# path.
+# linux_source_tree [LINUX]: the whole source tree of the guest kernel
+# LINUX (default 6.12: Debian 12's linux-source-6.12; 7.2: Debian sid's
+# linux-source-7.2, downloaded by scripts/build-linux-sid), unpacked once per
+# version under the cache (for the kernel builds); its path.
 linux_source_tree() {
-	local kver base f
-	kver=$(version_of kernel)
-	base=$CACHE/linux-source/$kver
+	local linux=${1:-$LINUX_DEFAULT} kver base debs f
+	case $linux in
+	"$LINUX_DEFAULT")
+		kver=$(version_of kernel)
+		base=$CACHE/linux-source/$kver debs=$CACHE/debs ;;
+	"$LINUX_SID")
+		kver=$(cat "$BUILD/linux-$linux.version" 2>/dev/null) ||
+			die "Linux $linux not fetched: run scripts/build-linux-sid"
+		base=$CACHE/linux-sid/$kver/full debs=$CACHE/linux-sid/$kver/debs ;;
+	*) die "no kernel source for Linux $linux: $LINUX_DEFAULT or $LINUX_SID" ;;
+	esac
 	mkdir -p "$base"
 	(
 		# One unpacking at a time, from any clone (a second waits).
 		flock 9
-		[ -f "$base/linux-source-6.12/.done" ] && exit 0
-		f=$(ls "$CACHE/debs/linux-source-6.12_${kver}_"*.deb 2>/dev/null | head -n 1)
-		[ -n "$f" ] || die "linux-source-6.12 $kver not downloaded: run scripts/fetch"
-		step "unpacking linux-source-6.12 $kver (full tree)"
-		rm -rf "$base/linux-source-6.12"
-		dpkg-deb --fsys-tarfile "$f" | tar -xO ./usr/src/linux-source-6.12.tar.xz |
+		[ -f "$base/linux-source-$linux/.done" ] && exit 0
+		f=$(ls "$debs/linux-source-${linux}_${kver}_"*.deb 2>/dev/null | head -n 1)
+		[ -n "$f" ] || die "linux-source-$linux $kver not downloaded: run scripts/fetch (6.12) or scripts/build-linux-sid (7.2)"
+		step "unpacking linux-source-$linux $kver (full tree)"
+		rm -rf "$base/linux-source-$linux"
+		dpkg-deb --fsys-tarfile "$f" | tar -xO "./usr/src/linux-source-$linux.tar.xz" |
 			tar -xJ -C "$base"
-		touch "$base/linux-source-6.12/.done"
+		touch "$base/linux-source-$linux/.done"
 	) 9>"$base/.lock" || exit 1
-	echo "$base/linux-source-6.12"
+	echo "$base/linux-source-$linux"
 }

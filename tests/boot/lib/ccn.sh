@@ -39,10 +39,12 @@ near() {
 # design: upstream takes a counter modulo 2^32 between two of its reads,
 # which come only at the overflow interrupts; when the counter has moved by
 # more since (the interrupt comes after the wrap, and the previous read was
-# closer to the wrap than that), a whole 2^32 is lost. Ours counts the wraps
-# from the overflow status. So for upstream only COUNT mod 2^32 is checked.
+# closer to the wrap than that), a whole 2^32 is lost. Ours, and upstream's
+# with our fix, count the wraps from the overflow status. So for upstream
+# only COUNT mod 2^32 is checked.
+WRAP_FIX=perf-arm-ccn-Count-a-wrap-that-takes-a-counter-past-
 wrapped() {
-	awk -v c="$1" -v w="$2" -v t="$3" -v up="$(ours || echo 1)" 'BEGIN {
+	awk -v c="$1" -v w="$2" -v t="$3" -v up="$(fixed $WRAP_FIX || echo 1)" 'BEGIN {
 		d = c - w; m = 4294967296
 		if (up) {
 			k = int((d < 0 ? d - m / 2 : d + m / 2) / m)

@@ -13,7 +13,7 @@
 #   upstream-leader-sibling-walk: the WARNING of for_each_sibling_event()'s
 #   lockdep assertion in the event_init of hisi_pcie_pmu, hns3_pmu and
 #   arm-ccn, which walk the siblings of a group leader that is the event
-#   being created and has no context yet (at these lines of 6.12)
+#   being created and has no context yet (at these lines of 6.12 and 7.2)
 #   upstream-ccn-overflow-of-released-counter: the WARN_ON_ONCE of
 #   arm-ccn's overflow handler for an overflow flag whose counter has no
 #   event: the counter wrapped while perf removed its event, and the
@@ -88,12 +88,12 @@ state[c] == "head" {
 	}
 	next
 }
-/WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*\/upstream\/(hisi_pcie_pmu\.c:350 hisi_pcie_pmu|hns3_pmu\.c:1070 hns3_pmu|arm-ccn\.c:826 arm_ccn_pmu)_event_init\+/ {
+/WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*\/upstream\/(hisi_pcie_pmu\.c:350 hisi_pcie_pmu|hns3_pmu\.c:1070 hns3_pmu|arm-ccn\.c:82[56] arm_ccn_pmu)_event_init\+/ {
 	report("upstream-leader-sibling-walk")
 	state[c] = "warning"
 	next
 }
-/WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*\/upstream\/arm-ccn\.c:1164 arm_ccn_pmu_overflow_handler\+/ {
+/WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*\/upstream\/arm-ccn\.c:116[34] arm_ccn_pmu_overflow_handler\+/ {
 	report("upstream-ccn-overflow-of-released-counter")
 	state[c] = "warning"
 	next
