@@ -244,8 +244,8 @@ ktap_check rmmod-refused-while-counting \
 BDF=0000:00:0a.0
 leave_counter() {
 	bar-rw $BDF 2 0x100c 0 &&			# INTR_MASK: overflow unmasked
-	bar-rw -q $BDF 2 0x1010 0xffffffffffff0000 &&	# COUNTER: 2^16 short of the wrap
 	bar-rw $BDF 2 0x1000 0x1021 &&			# CTRL_LOW: packets (type 1, subevent 2), enabled
+	bar-rw -q $BDF 2 0x1010 0xffffff0000000000 &&	# COUNTER: 2^40 short of the wrap
 	bar-rw $BDF 2 0 1				# GLOBAL_CTRL: counting
 }
 clean_counter() {

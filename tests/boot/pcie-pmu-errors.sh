@@ -197,8 +197,8 @@ ktap_check offline-owner-counting-goes-on counting_goes_on
 BDF=0000:00:09.0
 leave_counter() {
 	bar-rw $BDF 2 0x154 0 &&			# INT_MASK(0): unmasked
-	bar-rw -q $BDF 2 0x90 0xffffffffffff0000 &&	# CNT(0): 2^16 short of the wrap
-	bar-rw -q $BDF 2 0x10 0x100000 &&		# EVENT_CTRL(0): enabled
+	bar-rw -q $BDF 2 0x10 $((0x100000 | FLUX)) &&	# EVENT_CTRL(0): flux, enabled
+	bar-rw -q $BDF 2 0x90 0xffffff0000000000 &&	# CNT(0): 2^40 short of the wrap
 	bar-rw $BDF 2 0 1				# GLOBAL_CTRL: counting
 }
 clean_counter() {

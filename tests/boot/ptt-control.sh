@@ -22,12 +22,13 @@ PMU=/sys/bus/event_source/devices/hisi_ptt0_0
 TRAFFIC=/machine/hisi-traffic-default
 
 # The DMA writes of 01:00.0 a second, traced for 300 ms (8DW, inbound,
-# posted). A second of the trace's own time, not of the 300 ms asked for: a
-# guest starved by a loaded host oversleeps them, and traces for longer.
+# posted). A second of the records' own time stamps (ptt-trace's
+# stamp_rate), not of the guest's clock: a guest starved by a loaded host
+# oversleeps the 300 ms and is late to stop the trace.
 dma_writes() {
 	/guest/progs/ptt-trace --pmu hisi_ptt0_0 --map 0x100:0x80 --filter 0x00100 \
 		--type 1 --direction 2 --format 1 --ms 300 |
-		sed -n 's/^records=.* records_per_s=\([0-9]*\) .*/\1/p'
+		sed -n 's/^records=.* stamp_rate=\([0-9]*\) .*/\1/p'
 }
 
 rule_scales_rate() {
@@ -80,13 +81,13 @@ dma_failure_stops_trace() {
 }
 
 # The CPU's MMIO writes below the root port of PTT $1 (sicl) a second of
-# the trace's time, traced for 300 ms (4DW, outbound, posted)
+# the records' time stamps, traced for 300 ms (8DW, outbound, posted)
 mmio_writes() {
 	local map=0x100:0x80 filter=0x80001
 	[ "$1" = 1 ] && map=0x200:0x88 filter=0x80004
 	/guest/progs/ptt-trace --pmu hisi_ptt$1_0 --map $map --filter $filter \
-		--type 1 --direction 1 --format 0 --ms 300 |
-		sed -n 's/^records=.* records_per_s=\([0-9]*\) .*/\1/p'
+		--type 1 --direction 1 --format 1 --ms 300 |
+		sed -n 's/^records=.* stamp_rate=\([0-9]*\) .*/\1/p'
 }
 
 # hisi-ptt.rst: the tune events "tune the PCIe link/bus" of the PTT's

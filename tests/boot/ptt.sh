@@ -138,12 +138,12 @@ ktap_check one-msi-per-full-buffer one_msi_per_buffer
 
 # Tuning acts on the traffic: QoS weight 2 doubles, 0 halves outbound
 # posted (the CPU's writes below root port 00:10.0). Counted a second of
-# the trace's own time, which a guest starved by a loaded host stretches
-# past the 500 ms asked for.
+# the records' own time stamps (ptt-trace's stamp_rate), which no
+# scheduling of a guest starved by a loaded host skews.
 posted_rate() {
 	/guest/progs/ptt-trace --pmu hisi_ptt2_5 --map $MAP --filter 0x80001 \
 		--type 1 --direction 1 --format 1 --ms 500 |
-		sed -n 's/^records=.* records_per_s=\([0-9]*\) .*/\1/p'
+		sed -n 's/^records=.* stamp_rate=\([0-9]*\) .*/\1/p'
 }
 tune_changes_traffic() {
 	local low high

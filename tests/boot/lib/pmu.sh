@@ -73,7 +73,7 @@ cpu_online() {
 # leftover_counter MODULE IRQ QOM-ID LEAVE CLEAN: with MODULE unloaded, the
 # suite's function LEAVE plays a previous owner of the PMU (a kexec'd
 # kernel, a driver gone without cleaning up) that left counter 0 counting
-# with its overflow interrupt unmasked, a little short of its wrap (bar-rw
+# with its overflow interrupt unmasked, 2^40 short of its wrap (bar-rw
 # on the PMU's BAR). MODULE loads, then the device's fault injection wraps
 # the counter. Differs by design: ours quiesce the PMU at probe, so the
 # interrupt IRQ does not fire; upstream leaves the counter as it found it
@@ -83,8 +83,8 @@ leftover_counter() {
 	local mod=$1 irq=$2 dev=$3 leave=$4 clean=$5 before after st
 	driver_unload "$mod" && "$leave" && driver_load "$mod" || return 1
 	before=$(irqs "$irq")
-	# N is at most 2^63 - 1, and LEAVE put the counter 2^16 short of 2^64
-	qom_set "$dev" advance '"0=131072"' || return 1
+	# LEAVE put the counter 2^40 short of 2^64: no traffic wraps it so soon
+	qom_set "$dev" advance '"0=2199023255552"' || return 1
 	sleep 1
 	after=$(irqs "$irq")
 	echo "interrupts: $before before the wrap, $after after"

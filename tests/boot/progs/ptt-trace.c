@@ -36,7 +36,10 @@
  * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. cfg=.. ram_out=..
  * bytes=.. records_per_s=.. MBps=.. hash=.." (cfg: configuration requests;
  * records_per_s and MBps: over the time the trace ran, which a starved guest
- * oversleeping --ms stretches; hash: FNV-1a of the checked records' bytes)
+ * oversleeping --ms stretches; stamp_rate: with --format 1, the records a
+ * second between the first and the last record's time stamps, the
+ * device's own time, which no scheduling of the guest skews; hash: FNV-1a
+ * of the checked records' bytes)
  * and exits 0 when there were records and all were right.
  */
 #include <errno.h>
@@ -69,6 +72,7 @@ static unsigned int filter, types = 7, direction, format, check = 1, relative_ti
 static uint64_t ram_lo, ram_hi = UINT64_MAX;
 static unsigned long errors;
 static uint32_t first_stamp;	/* time stamp of record 0 */
+static uint64_t stamp_span;	/* ns from record 0's time stamp to the last's */
 static uint64_t hash = 0xcbf29ce484222325ull;	/* FNV-1a of the records */
 
 static void fail(unsigned long rec, const char *what, const uint32_t *dw,
@@ -236,6 +240,8 @@ static void consume(const uint8_t *aux, uint64_t from, uint64_t to,
 			 */
 			if (rec && (int32_t)(dw[7] - last_time) < 0)
 				fail(rec, "time stamp went back", dw, 8);
+			if (rec)
+				stamp_span += dw[7] - last_time;
 			last_time = dw[7];
 			memcpy(hdr, dw + 2, sizeof(hdr));
 		} else {
@@ -437,9 +443,10 @@ int main(int argc, char **argv)
 		printf("# times start_ns=%llu enabled_ns=%llu first=none\n",
 		       (unsigned long long)start_ns,
 		       (unsigned long long)enabled_ns);
-	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f hash=%016llx errors=%lu\n",
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f stamp_rate=%.0f hash=%016llx errors=%lu\n",
 	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw, c.cfg, c.ram_out,
 	       (unsigned long long)head, c.records / secs, head / secs / 1e6,
+	       stamp_span ? (c.records - 1) * 1e9 / stamp_span : 0.0,
 	       (unsigned long long)hash, errors);
 	return (c.records || !check) && head && !errors ? 0 : 1;
 }
