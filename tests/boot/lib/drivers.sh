@@ -125,7 +125,7 @@ driver_reloads() {
 no_kernel_errors() {
 	local first from
 
-	dmesg | awk -f /guest/tests/lib/kernel-log.awk >/tmp/kernel-log
+	dmesg | awk -v set="$(cat /etc/driver-set)" -f /guest/tests/lib/kernel-log.awk >/tmp/kernel-log
 	first=$(grep -nE 'WARNING:|BUG:|(^|[] ])BUG|Oops|Call trace:|refcount_t|list_(add|del) corruption|Poison overwritten|Redzone|Padding overwritten|Freepointer' \
 		/tmp/kernel-log | head -n 1 | cut -d: -f1)
 	[ -z "$first" ] && return 0
