@@ -16,7 +16,7 @@
 
 #include "user-pci.h"
 
-static uint64_t number(const char *text, const char *what)
+static uint64_t parse_u64(const char *text, const char *what)
 {
 	char *end;
 	uint64_t v;
@@ -44,8 +44,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bar-rw [-q] BDF BAR OFFSET [VALUE]\n");
 		return 2;
 	}
-	bar = number(argv[2], "BAR");
-	off = number(argv[3], "OFFSET");
+	bar = parse_u64(argv[2], "BAR");
+	off = parse_u64(argv[3], "OFFSET");
 	snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s", argv[1]);
 	snprintf(path, sizeof(path), "%s/resource%llu", dir, (unsigned long long)bar);
 	if (bar > 5 || stat(path, &st))
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 			printf("0x%08x\n", reg_read(regs, off));
 		return 0;
 	}
-	val = number(argv[4], "VALUE");
+	val = parse_u64(argv[4], "VALUE");
 	if (wide)
 		reg_write64(regs, off, val);
 	else
