@@ -38,8 +38,10 @@
  * records_per_s and MBps: over the time the trace ran, which a starved guest
  * oversleeping --ms stretches; stamp_rate: with --format 1, the records a
  * second between the first and the last record's time stamps, the
- * device's own time, which no scheduling of the guest skews; hash: FNV-1a
- * of the checked records' bytes)
+ * device's own time, which no scheduling of the guest skews;
+ * last_data_ms: when the AUX buffer last grew while the trace ran, well
+ * short of --ms for a trace the driver gave up; hash: FNV-1a of the
+ * checked records' bytes)
  * and exits 0 when there were records and all were right.
  */
 #include <errno.h>
@@ -316,7 +318,7 @@ int main(int argc, char **argv)
 	struct timespec t0, poll = { .tv_nsec = 5 * 1000 * 1000 };
 	uint8_t *aux;
 	uint64_t head, tail = 0;
-	double secs;
+	double secs, last_data = 0;
 	int fd;
 
 	for (int i = 1; i + 1 < argc; i += 2) {
@@ -424,6 +426,8 @@ int main(int argc, char **argv)
 	do {
 		nanosleep(&poll, NULL);
 		head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
+		if (head != tail)
+			last_data = seconds_since(&t0);
 		if (check)
 			consume(aux, tail, head, &c, dump);
 		tail = head;
@@ -443,10 +447,11 @@ int main(int argc, char **argv)
 		printf("# times start_ns=%llu enabled_ns=%llu first=none\n",
 		       (unsigned long long)start_ns,
 		       (unsigned long long)enabled_ns);
-	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f stamp_rate=%.0f hash=%016llx errors=%lu\n",
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f stamp_rate=%.0f last_data_ms=%.0f hash=%016llx errors=%lu\n",
 	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw, c.cfg, c.ram_out,
 	       (unsigned long long)head, c.records / secs, head / secs / 1e6,
 	       stamp_span ? (c.records - 1) * 1e9 / stamp_span : 0.0,
+	       last_data * 1000,
 	       (unsigned long long)hash, errors);
 	return (c.records || !check) && head && !errors ? 0 : 1;
 }
