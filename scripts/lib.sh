@@ -244,6 +244,18 @@ build_driver_sets() {
 	kbuild_modules "$kdir" "$suffix" test "$TOP/tests/boot/modules" "$@"
 }
 
+# build_fixed_set KDIR SUFFIX UPSTREAM [MAKE-ARGS...]: the set "fixed"
+# (upstream's drivers, from the copy UPSTREAM, with our fix patches:
+# fixed_src) against the kernel tree KDIR, into build/modules$SUFFIX/fixed,
+# with its FIXES.
+build_fixed_set() {
+	local kdir=$1 suffix=$2 upstream=$3 src=$BUILD/fixed-src$2
+	shift 3
+	fixed_src "$upstream" "$src"
+	kbuild_modules "$kdir" "$suffix" fixed "$src" "$@"
+	cp "$src/FIXES" "$BUILD/modules$suffix/fixed/FIXES"
+}
+
 # upstream_src LINUX DEST: the upstream drivers of the kernel source tree
 # LINUX (its unpacked parts), our reference client, unmodified, with a
 # Kbuild of our own (Debian's config does not enable three of them), in
@@ -330,21 +342,28 @@ perf_root() {
 	info "$(basename "$pr"): perf $ver with $(ls "$pr/lib/aarch64-linux-gnu" | wc -l) libraries, $(du -sh "$pr" | cut -f1)"
 }
 
+# linux_kver LINUX: the Debian package version of the guest kernel LINUX
+# (6.12: Debian 12's; 7.2: Debian sid's, once scripts/build-linux-sid ran)
+linux_kver() {
+	case $1 in
+	"$LINUX_DEFAULT") version_of kernel ;;
+	"$LINUX_SID")
+		cat "$BUILD/linux-$1.version" 2>/dev/null ||
+			die "Linux $1 not fetched: run scripts/build-linux-sid" ;;
+	*) die "--linux must be $LINUX_DEFAULT or $LINUX_SID (got '$1')" ;;
+	esac
+}
+
 # linux_source_tree [LINUX]: the whole source tree of the guest kernel
 # LINUX (default 6.12: Debian 12's linux-source-6.12; 7.2: Debian sid's
 # linux-source-7.2, downloaded by scripts/build-linux-sid), unpacked once per
 # version under the cache (for the kernel builds); its path.
 linux_source_tree() {
 	local linux=${1:-$LINUX_DEFAULT} kver base debs f
+	kver=$(linux_kver "$linux")
 	case $linux in
-	"$LINUX_DEFAULT")
-		kver=$(version_of kernel)
-		base=$CACHE/linux-source/$kver debs=$CACHE/debs ;;
-	"$LINUX_SID")
-		kver=$(cat "$BUILD/linux-$linux.version" 2>/dev/null) ||
-			die "Linux $linux not fetched: run scripts/build-linux-sid"
-		base=$CACHE/linux-sid/$kver/full debs=$CACHE/linux-sid/$kver/debs ;;
-	*) die "no kernel source for Linux $linux: $LINUX_DEFAULT or $LINUX_SID" ;;
+	"$LINUX_DEFAULT") base=$CACHE/linux-source/$kver debs=$CACHE/debs ;;
+	*) base=$CACHE/linux-sid/$kver/full debs=$CACHE/linux-sid/$kver/debs ;;
 	esac
 	mkdir -p "$base"
 	(
