@@ -286,6 +286,7 @@ ktap_check overflow-32bit-wraps natural_wraps
 advance() {
 	local i n
 	pmu-open --ms 4000 ccn:$REQS2 ccn:$REQS2 >/tmp/adv.out &
+	wait_for grep -qx started /tmp/adv.out || { wait; return 1; }
 	sleep 1
 	qom_set $TRAFFIC paused true || return 1
 	for i in 1 2 3; do
@@ -312,6 +313,8 @@ advance_past() {
 	local n want=$PAST
 	fixed $WRAP_FIX || want=$((PAST - 4294967296))
 	pmu-open --ms 3000 ccn:$REQS2 ccn:$REQS2 >/tmp/past.out &
+	# counting before the wrap: a loaded host may take a second to open
+	wait_for grep -qx started /tmp/past.out || { wait; return 1; }
 	sleep 1
 	qom_set $TRAFFIC paused true || return 1
 	n=$(irqs "$IRQ")

@@ -135,6 +135,7 @@ overflow_run() {
 	before=$(irqs $MOD)
 	pmu-open --ms 3000 $NAME:$FLUX:$LEN1:0x1 $NAME:$TIME:$LEN2:0x1 $NAME:$TIME:$LEN1:0x1 \
 		>/tmp/ovf.log 2>&1 &
+	wait_for grep -qx started /tmp/ovf.log || { wait; return 1; }
 	sleep 1
 	qom_set pmu0 advance "\"0=$ADV\"" || return 1
 	wait

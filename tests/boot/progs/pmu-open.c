@@ -8,7 +8,9 @@
  *            PMU:CONFIG[:CONFIG1[:CONFIG2]] ...
  *
  * The first event is the group leader. Prints "ok" when all opened, then
- * with --ms the count of each event after counting N milliseconds
+ * with --ms "started" once the group is enabled (a suite that acts on the
+ * counters mid-count waits for it), and the count of each event after
+ * counting N milliseconds
  * ("count0=..." one per line) and the time the kernel had the group enabled
  * ("enabled_ns=...": usleep() oversleeps when the host is busy, so a count
  * is checked against this time, not against N); --hold keeps them open SEC
@@ -137,6 +139,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (ms) {
 		ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+		printf("started\n");
+		fflush(stdout);
 		usleep(ms * 1000);
 		ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 		for (i = 0; i < n; i++) {
