@@ -18,9 +18,9 @@ driver_deps() {
 driver_load() {
 	local dep
 	for dep in $(driver_deps "$1"); do
-		[ -d "/sys/module/$dep" ] || insmod "$DRIVER_DIR/$dep.ko" || return 1
+		[ -d "/sys/module/$dep" ] || guest-insmod "$DRIVER_DIR/$dep.ko" || return 1
 	done
-	insmod "$DRIVER_DIR/$1.ko"
+	guest-insmod "$DRIVER_DIR/$1.ko"
 }
 
 # driver_unload NAME: rmmod NAME, then the modules it needed that nothing
@@ -39,6 +39,13 @@ driver_unload() {
 # differ by design a suite checks each against its own behaviour.
 ours() {
 	[ "$CONTRACT" = ours ]
+}
+
+# zero_copy: the hisi_ptt loaded writes a trace straight into perf's AUX
+# area when the area's layout allows (ours, unless hisi_ptt.zero_copy=0 is
+# on the kernel command line: boot-test's HISI_PTT_COPY=1)
+zero_copy() {
+	[ "$(cat /sys/module/hisi_ptt/parameters/zero_copy 2>/dev/null)" = Y ]
 }
 
 # fixed FIX: the set behaves as the upstream fix patch FIX makes upstream's

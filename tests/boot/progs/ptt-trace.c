@@ -6,7 +6,8 @@
  * usage: ptt-trace --pmu NAME --filter V --type T --direction D --format F
  *                  --map EP:PORT[,EP:PORT...] [--ms N] [--dump N]
  *                  [--check 0] [--relative-time 1] [--aux-mb N] [--aux-ro 1]
- *                  [--drain 0] [--ready FILE] [--times 1] [--ram LO-HI]
+ *                  [--drain 0] [--stall-ms N] [--ready FILE] [--times 1]
+ *                  [--ram LO-HI] [--aux-watermark-kb N]
  *
  * --map gives each endpoint BDF (hex) with its root port BDF; the filter
  * decides which endpoints may appear (a requester filter: that one; a root
@@ -17,11 +18,16 @@
  * --relative-time 1 hashes each record with its time stamp taken from the
  * first record's, so that the same traffic traced from another start time
  * (another driver, a later trace) gives the same hash.
- * --aux-mb sets the AUX area size in MiB (default 64) and --aux-ro 1 maps
- * it read-only (perf's overwrite mode), for checking that the driver refuses
- * them: a failed mmap prints "# mmap aux: <strerror>". --drain 0 reads the
- * records but never gives the space back (aux_tail stays 0), as a reader
- * that cannot keep up. --ready FILE creates FILE once the trace is enabled,
+ * --aux-mb sets the AUX area size in MiB (default 16, perf's for the PMU: a
+ * driver that can write into it writes there directly) and --aux-ro 1 maps
+ * it read-only, perf's overwrite (snapshot) mode: the trace goes round the
+ * area and the records checked are those it holds when the trace is
+ * disabled, up to aux_head. A failed mmap prints "# mmap aux: <strerror>".
+ * --drain 0 reads the records but never gives the space back (aux_tail
+ * stays 0), as a reader that cannot keep up; --stall-ms N does so for the
+ * first N ms only. --aux-watermark-kb sets perf_event_attr::aux_watermark,
+ * which also bounds the size of the chunks perf allocates the area in.
+ * --ready FILE creates FILE once the trace is enabled,
  * for a script that must act while it runs.
  * --times 1 prints "# times start_ns=S enabled_ns=E first=T" before the
  * summary: the guest's virtual time in ns (the virtual counter, which QEMU
@@ -32,7 +38,11 @@
  * "none".
  * --ram LO-HI (hex) gives the guest's RAM: ram_out counts the endpoints'
  * memory requests to addresses outside it (an MSI's write, say).
- * The AUX buffer is drained while the trace runs. Prints one summary line
+ * The AUX buffer is drained while the trace runs, as perf's decoders read
+ * it: the records checked are those in the ranges the PERF_RECORD_AUX
+ * records of the event's ring buffer give (in overwrite mode: what the area
+ * holds up to aux_head), so bytes a driver skipped are not taken for
+ * records. Prints one summary line
  * "records=N P=.. NP=.. CPL=.. in=.. out=.. payload_dw=.. cfg=.. ram_out=..
  * bytes=.. records_per_s=.. MBps=.. hash=.." (cfg: configuration requests;
  * records_per_s and MBps: over the time the trace ran, which a starved guest
@@ -40,7 +50,8 @@
  * second between the first and the last record's time stamps, the
  * device's own time, which no scheduling of the guest skews;
  * last_data_ms: when the AUX buffer last grew while the trace ran, well
- * short of --ms for a trace the driver gave up; hash: FNV-1a of the
+ * short of --ms for a trace the driver gave up; aux_gap: AUX bytes up to
+ * aux_head that no PERF_RECORD_AUX covers; hash: FNV-1a of the
  * checked records' bytes)
  * and exits 0 when there were records and all were right.
  */
@@ -57,8 +68,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The driver needs 16 MiB; more rides out slow polls. */
-static uint64_t aux_size = 64u << 20;
+static uint64_t aux_size = 16u << 20;
 #define DATA_PAGES	8
 #define MAX_EPS		32
 #define FILTER_IS_PORT	(1u << 19)
@@ -76,6 +86,7 @@ static unsigned long errors;
 static uint32_t first_stamp;	/* time stamp of record 0 */
 static uint64_t stamp_span;	/* ns from record 0's time stamp to the last's */
 static uint64_t hash = 0xcbf29ce484222325ull;	/* FNV-1a of the records */
+static uint64_t aux_covered;	/* AUX bytes the PERF_RECORD_AUX records cover */
 
 static void fail(unsigned long rec, const char *what, const uint32_t *dw,
 		 unsigned int ndw)
@@ -204,13 +215,14 @@ static void consume(const uint8_t *aux, uint64_t from, uint64_t to,
 		    struct counts *c, unsigned long dump)
 {
 	static uint32_t last_time, first_time;
+	static unsigned long seen;	/* records consumed before */
 	unsigned int rec_size = format ? 32 : 16;
 
 	if ((to - from) % rec_size)
 		fail(0, "trace size not a whole number of records", NULL, 0);
 	for (uint64_t off = from; off + rec_size <= to; off += rec_size) {
 		const uint32_t *dw = (const uint32_t *)(aux + off % aux_size);
-		unsigned long rec = off / rec_size;
+		unsigned long rec = seen++;
 		uint32_t hdr[4], hashed[8];
 
 		memcpy(hashed, dw, rec_size);
@@ -256,6 +268,41 @@ static void consume(const uint8_t *aux, uint64_t from, uint64_t to,
 		}
 		check_tlp(rec, hdr, c);
 	}
+}
+
+/*
+ * Check the AUX ranges of the PERF_RECORD_AUX records that came since the
+ * last call, and give their space in the event's ring buffer back.
+ */
+static void consume_records(struct perf_event_mmap_page *up, const uint8_t *aux,
+			    struct counts *c, unsigned long dump)
+{
+	const uint8_t *data = (const uint8_t *)up + up->data_offset;
+	uint64_t head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = up->data_tail;
+
+	while (tail < head) {
+		struct {
+			struct perf_event_header hdr;
+			uint64_t offset, size, flags;
+		} rec;
+		uint8_t *dst = (uint8_t *)&rec;
+		uint64_t len = sizeof(rec.hdr);
+
+		/* A record may wrap round the end of the ring. */
+		for (uint64_t i = 0; i < len; i++) {
+			dst[i] = data[(tail + i) % up->data_size];
+			if (i + 1 == sizeof(rec.hdr) && rec.hdr.type == PERF_RECORD_AUX)
+				len = sizeof(rec);
+		}
+		if (rec.hdr.type == PERF_RECORD_AUX) {
+			if (check)
+				consume(aux, rec.offset, rec.offset + rec.size, c, dump);
+			aux_covered += rec.size;
+		}
+		tail += rec.hdr.size;
+	}
+	__atomic_store_n(&up->data_tail, tail, __ATOMIC_RELEASE);
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -310,6 +357,7 @@ int main(int argc, char **argv)
 {
 	const char *pmu = NULL, *ready = NULL;
 	unsigned long ms = 200, dump = 0, aux_ro = 0, drain = 1, times = 0;
+	unsigned long stall_ms = 0;
 	uint64_t start_ns, enabled_ns;
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	struct perf_event_mmap_page *up;
@@ -353,6 +401,10 @@ int main(int argc, char **argv)
 			aux_ro = num(v);
 		} else if (!strcmp(o, "--drain")) {
 			drain = num(v);
+		} else if (!strcmp(o, "--stall-ms")) {
+			stall_ms = num(v);
+		} else if (!strcmp(o, "--aux-watermark-kb")) {
+			attr.aux_watermark = num(v) << 10;
 		} else if (!strcmp(o, "--times")) {
 			times = num(v);
 		} else if (!strcmp(o, "--dump")) {
@@ -420,25 +472,33 @@ int main(int argc, char **argv)
 	}
 	/*
 	 * Drain the AUX buffer as the trace runs, as perf does, so that the
-	 * driver always has room for the next 4 MiB buffer.
+	 * driver always has room for the next 4 MiB buffer. In overwrite
+	 * mode aux_head moves when the trace stops.
 	 */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		nanosleep(&poll, NULL);
+		if (aux_ro)
+			continue;
 		head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
 		if (head != tail)
 			last_data = seconds_since(&t0);
-		if (check)
-			consume(aux, tail, head, &c, dump);
+		consume_records(up, aux, &c, dump);
 		tail = head;
-		if (drain)
+		if (drain && seconds_since(&t0) * 1000 >= stall_ms)
 			__atomic_store_n(&up->aux_tail, tail, __ATOMIC_RELEASE);
 	} while (seconds_since(&t0) * 1000 < ms);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	secs = seconds_since(&t0);
 	head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
-	if (check)
-		consume(aux, tail, head, &c, dump);
+	if (aux_ro) {
+		/* The snapshot: the area's last round up to the head */
+		if (check)
+			consume(aux, head > aux_size ? head - aux_size : 0, head,
+				&c, dump);
+	} else {
+		consume_records(up, aux, &c, dump);
+	}
 	if (times && c.records)
 		printf("# times start_ns=%llu enabled_ns=%llu first=%u\n",
 		       (unsigned long long)start_ns,
@@ -447,11 +507,12 @@ int main(int argc, char **argv)
 		printf("# times start_ns=%llu enabled_ns=%llu first=none\n",
 		       (unsigned long long)start_ns,
 		       (unsigned long long)enabled_ns);
-	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f stamp_rate=%.0f last_data_ms=%.0f hash=%016llx errors=%lu\n",
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f stamp_rate=%.0f last_data_ms=%.0f aux_gap=%llu hash=%016llx errors=%lu\n",
 	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw, c.cfg, c.ram_out,
 	       (unsigned long long)head, c.records / secs, head / secs / 1e6,
 	       stamp_span ? (c.records - 1) * 1e9 / stamp_span : 0.0,
 	       last_data * 1000,
+	       (unsigned long long)(aux_ro ? 0 : head - aux_covered),
 	       (unsigned long long)hash, errors);
 	return (c.records || !check) && head && !errors ? 0 : 1;
 }

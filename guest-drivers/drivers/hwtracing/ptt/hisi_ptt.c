@@ -11,7 +11,9 @@
  * - tracing: the headers of TLPs that pass the core's root ports, written by
  *   the device into four DMA buffers used in ring order, with one MSI for
  *   each buffer that fills up. The driver hands the records to perf as an
- *   AUX trace.
+ *   AUX trace: when the AUX area is the device's ring (four physically
+ *   contiguous chunks of one buffer's size) the device writes into it
+ *   directly (zero-copy), otherwise each full buffer is copied into it.
  *
  * A trace selects its TLPs either by a requester ID or by a mask of root
  * ports. The valid choices are listed in the PMU's requester_filters/ and
@@ -26,6 +28,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
@@ -33,6 +36,7 @@
 #include <linux/iopoll.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -76,6 +80,7 @@
 #define   HISI_PTT_TUNING_BUSY			BIT(0)
 #define HISI_PTT_TRACE_WR_STS			0x08a0
 #define   HISI_PTT_TRACE_WR_STS_WRITE		GENMASK(27, 0)
+#define   HISI_PTT_TRACE_WR_STS_BUFFER		GENMASK(29, 28)
 #define HISI_PTT_TRACE_STS			0x08b0
 #define   HISI_PTT_TRACE_IDLE			BIT(0)
 #define HISI_PTT_DEVICE_RANGE			0x0fe0
@@ -97,6 +102,8 @@
 #define HISI_PTT_IDLE_TIMEOUT_US		100
 #define HISI_PTT_RESET_POLL_US			1
 #define HISI_PTT_RESET_TIMEOUT_US		10
+/* How often a zero-copy trace that waits for the reader looks for room */
+#define HISI_PTT_ROOM_POLL_NS			(NSEC_PER_MSEC / 2)
 
 /* perf_event_attr::config */
 #define HISI_PTT_CFG_FILTER			GENMASK_ULL(15, 0)
@@ -135,12 +142,21 @@ struct hisi_ptt_filter {
 
 /**
  * struct hisi_ptt_aux - the AUX area of a trace, mapped for the driver
- * @base: kernel mapping of the whole area
+ * @ptt: the device the area is for, @chunks mapped for its PCI function
+ * @base: kernel mapping of the whole area, for the copy path
  * @size: size of the area in bytes
+ * @overwrite: perf's overwrite (snapshot) mode: the trace goes round the
+ *	area, the reader takes what is there when the trace stops
+ * @zero_copy: the device writes into the area itself, through @chunks
+ * @chunks: with @zero_copy, the device addresses of the area's chunks
  */
 struct hisi_ptt_aux {
+	struct hisi_ptt *ptt;
 	void *base;
 	size_t size;
+	bool overwrite;
+	bool zero_copy;
+	dma_addr_t chunks[HISI_PTT_NR_BUFS];
 };
 
 /**
@@ -165,6 +181,16 @@ struct hisi_ptt_buf {
  * @trace_event: the event the device traces for, %NULL when it does not
  * @handle: AUX output handle of @trace_event, open while it traces
  * @cur_buf: index in @bufs of the buffer the device writes to
+ * @first_chunk: with zero-copy, the AUX chunk the device uses as buffer 0
+ * @held: with zero-copy, the status bit of a full buffer not acknowledged
+ *	yet, which holds the device back until the reader makes room
+ * @room_timer: looks for that room while @held is set
+ * @snapshot: in overwrite mode, the bytes traced since the trace started
+ * @aux_end: AUX position just past the last byte committed
+ * @resume_aux: with zero-copy, the AUX area whose trace stopped cleanly
+ *	last, with the device idle at its position @resume_head: a trace
+ *	there goes on without a DMA reset
+ * @resume_head: see @resume_aux
  * @tune_lock: serialises the tuning mailbox
  * @filter_lock: protects @filters, @port_mask and @filter_files
  * @filters: the filters, in the order the functions were found
@@ -186,6 +212,13 @@ struct hisi_ptt {
 	struct perf_event *trace_event;
 	struct perf_output_handle handle;
 	unsigned int cur_buf;
+	unsigned int first_chunk;
+	u32 held;
+	struct hrtimer room_timer;
+	size_t snapshot;
+	unsigned long aux_end;
+	struct hisi_ptt_aux *resume_aux;
+	unsigned long resume_head;
 
 	struct mutex tune_lock;		/* one mailbox transaction at a time */
 
@@ -199,6 +232,11 @@ struct hisi_ptt {
 };
 
 static enum cpuhp_state hisi_ptt_cpuhp_state;
+
+static bool zero_copy = true;
+module_param(zero_copy, bool, 0644);
+MODULE_PARM_DESC(zero_copy,
+		 "Trace straight into the perf AUX area when it is the device's ring of four 4 MiB chunks (default: on)");
 
 static struct hisi_ptt *pmu_to_ptt(struct pmu *pmu)
 {
@@ -563,16 +601,19 @@ static bool hisi_ptt_wait_idle(struct hisi_ptt *ptt)
 					  HISI_PTT_IDLE_TIMEOUT_US);
 }
 
-static int hisi_ptt_hw_start(struct hisi_ptt *ptt, u64 config)
+/* Point the idle device at @bufs and its DMA at the start of buffer 0. */
+static int hisi_ptt_hw_reset(struct hisi_ptt *ptt, const dma_addr_t *bufs)
 {
 	void __iomem *base = ptt->base;
 	u32 ctrl, sts;
-	int ret;
+	int ret, i;
 
-	if (!hisi_ptt_wait_idle(ptt)) {
-		dev_err_ratelimited(&ptt->pdev->dev,
-				    "trace not started: device busy\n");
-		return -EBUSY;
+	/* The device takes new buffer addresses only while it is idle. */
+	for (i = 0; i < HISI_PTT_NR_BUFS; i++) {
+		writel(lower_32_bits(bufs[i]),
+		       base + HISI_PTT_TRACE_ADDR_BASE_LO(i));
+		writel(upper_32_bits(bufs[i]),
+		       base + HISI_PTT_TRACE_ADDR_BASE_HI(i));
 	}
 
 	/* Reset the DMA write pointer to the start of buffer 0. */
@@ -588,6 +629,31 @@ static int hisi_ptt_hw_start(struct hisi_ptt *ptt, u64 config)
 		return ret;
 	}
 	ptt->cur_buf = 0;
+	return 0;
+}
+
+/*
+ * Start a trace of @config into the buffers at @bufs, in ring order, or
+ * with @bufs %NULL go on where the device stopped last: while idle it keeps
+ * its place and its time.
+ */
+static int hisi_ptt_hw_start(struct hisi_ptt *ptt, u64 config,
+			     const dma_addr_t *bufs)
+{
+	void __iomem *base = ptt->base;
+	u32 ctrl;
+	int ret;
+
+	if (!hisi_ptt_wait_idle(ptt)) {
+		dev_err_ratelimited(&ptt->pdev->dev,
+				    "trace not started: device busy\n");
+		return -EBUSY;
+	}
+	if (bufs) {
+		ret = hisi_ptt_hw_reset(ptt, bufs);
+		if (ret)
+			return ret;
+	}
 
 	writel(HISI_PTT_TRACE_INT_ALL, base + HISI_PTT_TRACE_INT_STAT);
 	writel(0, base + HISI_PTT_TRACE_INT_MASK);
@@ -614,74 +680,197 @@ static void hisi_ptt_hw_stop(struct hisi_ptt *ptt)
 	writel(HISI_PTT_TRACE_INT_ALL, ptt->base + HISI_PTT_TRACE_INT_MASK);
 }
 
-/* AUX output; all of it runs with trace_lock held. */
+/*
+ * AUX output; all of it runs with trace_lock held.
+ *
+ * The copy path copies each full buffer to the AUX head and acknowledges it
+ * at once. With zero-copy the records are in the AUX area already, and the
+ * acknowledgment is what keeps the device off records the reader has not
+ * read: while a status bit is pending the device cannot complete another
+ * buffer, so acknowledging buffer N lets it write as far as buffer N + 2.
+ * That is held back until the reader has freed the chunk of buffer N + 2,
+ * and a timer looks for the room since perf tells no one when the reader
+ * frees some.
+ */
 
-/* Copy @len bytes of the current buffer to the head of the AUX area. */
-static void hisi_ptt_copy(struct hisi_ptt *ptt, size_t len)
+/* The device @aux's chunks are mapped for */
+static struct device *hisi_ptt_dma_dev(struct hisi_ptt_aux *aux)
 {
-	struct hisi_ptt_aux *aux = perf_get_aux(&ptt->handle);
-	const void *src = ptt->bufs[ptt->cur_buf].cpu;
+	return &aux->ptt->pdev->dev;
+}
+
+/* The DMA address of the AUX chunk the device uses as buffer @buf */
+static dma_addr_t hisi_ptt_chunk(struct hisi_ptt *ptt,
+				 struct hisi_ptt_aux *aux, unsigned int buf)
+{
+	return aux->chunks[(ptt->first_chunk + buf) % HISI_PTT_NR_BUFS];
+}
+
+/*
+ * Make @len bytes of the current buffer from offset @start the CPU's, at
+ * the AUX head.
+ */
+static void hisi_ptt_place(struct hisi_ptt *ptt, struct hisi_ptt_aux *aux,
+			   size_t start, size_t len)
+{
+	const void *src = ptt->bufs[ptt->cur_buf].cpu + start;
 	size_t off = ptt->handle.head % aux->size;
 	size_t first = min(len, aux->size - off);
 
+	if (!len)
+		return;
+	if (aux->zero_copy) {
+		dma_sync_single_for_cpu(hisi_ptt_dma_dev(aux),
+					hisi_ptt_chunk(ptt, aux, ptt->cur_buf) +
+					start, len, DMA_FROM_DEVICE);
+		return;
+	}
 	memcpy(aux->base + off, src, first);
 	memcpy(aux->base, src + first, len - first);
 }
 
 /*
- * Commit @len bytes of the current buffer to the AUX area with the AUX
- * record flags @flags, which closes the handle. Returns false when the AUX
+ * Hand the records of the current buffer up to offset @end to perf with the
+ * AUX record flags @flags: all of them when copying; with zero-copy those
+ * from the AUX head on, which is where the device went on after a stop. In
+ * overwrite mode they only move the head of the open handle; otherwise
+ * they are committed, which closes the handle. Returns false when the AUX
  * area ran out of room: what did not fit is dropped and perf is told so.
  */
-static bool hisi_ptt_commit(struct hisi_ptt *ptt, size_t len, u64 flags)
+static bool hisi_ptt_commit(struct hisi_ptt *ptt, size_t end, u64 flags)
 {
 	struct perf_output_handle *handle = &ptt->handle;
+	struct hisi_ptt_aux *aux = perf_get_aux(handle);
+	size_t start = aux->zero_copy ? handle->head % HISI_PTT_BUF_SIZE : 0;
+	size_t len = end > start ? end - start : 0;
 	bool fits = true;
 
+	if (aux->overwrite) {
+		hisi_ptt_place(ptt, aux, start, len);
+		perf_aux_output_flag(handle, flags);
+		handle->head += len;
+		ptt->snapshot += len;
+		ptt->aux_end = handle->head;
+		return true;
+	}
 	if (len > handle->size) {
 		/* The reader may have made room since the handle was opened. */
 		perf_aux_output_end(handle, 0);
 		if (!perf_aux_output_begin(handle, ptt->trace_event))
 			return false;
 		if (len > handle->size) {
-			len = ALIGN_DOWN(handle->size, HISI_PTT_RECORD_ALIGN);
+			/* Zero-copy records sit in their chunk: none fits. */
+			len = aux->zero_copy ? 0 :
+			      ALIGN_DOWN(handle->size, HISI_PTT_RECORD_ALIGN);
 			perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
 			fits = false;
 		}
 	}
-	hisi_ptt_copy(ptt, len);
+	hisi_ptt_place(ptt, aux, start, len);
 	perf_aux_output_flag(handle, flags);
+	ptt->aux_end = handle->head + len;
 	perf_aux_output_end(handle, len);
 	return fits;
 }
 
 /*
- * Commit the current buffer, full, and reopen the handle for the next one.
+ * Commit the current buffer, full, and open the handle for the next one.
  * Returns false when the AUX area ran out of room (handle closed).
  */
 static bool hisi_ptt_commit_next(struct hisi_ptt *ptt)
 {
+	struct hisi_ptt_aux *aux = perf_get_aux(&ptt->handle);
+
 	if (!hisi_ptt_commit(ptt, HISI_PTT_BUF_SIZE, 0) ||
-	    !perf_aux_output_begin(&ptt->handle, ptt->trace_event))
+	    (!aux->overwrite &&
+	     !perf_aux_output_begin(&ptt->handle, ptt->trace_event)))
 		return false;
 	ptt->cur_buf = (ptt->cur_buf + 1) % HISI_PTT_NR_BUFS;
 	return true;
 }
 
+/* Free AUX bytes for the device to write, as of when the handle opened */
+static size_t hisi_ptt_room(struct hisi_ptt *ptt)
+{
+	/* perf's count of free space keeps one byte back */
+	return ptt->handle.size + 1;
+}
+
 /*
- * One interrupt per full buffer, in ring order: each interrupt copies one
- * buffer, so interrupts stay off for one 4 MiB copy at most. Only that
- * buffer's status is cleared; a buffer that filled meanwhile has its own
- * interrupt coming.
+ * Zero-copy: acknowledge the full buffers in @done, which lets the device
+ * write as far as the buffer after the current one, if the reader has
+ * freed its chunk; otherwise hold them and look again later.
+ */
+static void hisi_ptt_release(struct hisi_ptt *ptt, u32 done)
+{
+	struct hisi_ptt_aux *aux = perf_get_aux(&ptt->handle);
+	unsigned int next = (ptt->cur_buf + 1) % HISI_PTT_NR_BUFS;
+
+	if (!aux->overwrite && hisi_ptt_room(ptt) < 2 * HISI_PTT_BUF_SIZE) {
+		ptt->held = done;
+		hrtimer_start(&ptt->room_timer, ns_to_ktime(HISI_PTT_ROOM_POLL_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+		return;
+	}
+	ptt->held = 0;
+	dma_sync_single_for_device(hisi_ptt_dma_dev(aux), hisi_ptt_chunk(ptt, aux, next),
+				   HISI_PTT_BUF_SIZE, DMA_FROM_DEVICE);
+	writel(done, ptt->base + HISI_PTT_TRACE_INT_STAT);
+}
+
+/* Give up the trace: the AUX handle is closed already. */
+static void hisi_ptt_abort(struct hisi_ptt *ptt)
+{
+	hisi_ptt_hw_stop(ptt);
+	ptt->trace_event = NULL;
+	ptt->held = 0;
+}
+
+/*
+ * The timer of a zero-copy trace held back: reopen the handle to learn
+ * how much the reader has freed. Runs on the trace's CPU (pinned, armed by
+ * the interrupt), where the handle is.
+ */
+static enum hrtimer_restart hisi_ptt_room_poll(struct hrtimer *timer)
+{
+	struct hisi_ptt *ptt = container_of(timer, struct hisi_ptt, room_timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+
+	raw_spin_lock(&ptt->trace_lock);
+	if (ptt->held) {
+		perf_aux_output_end(&ptt->handle, 0);
+		if (!perf_aux_output_begin(&ptt->handle, ptt->trace_event)) {
+			hisi_ptt_abort(ptt);
+		} else {
+			hisi_ptt_release(ptt, ptt->held);
+			if (ptt->held) {
+				hrtimer_forward_now(timer,
+						    ns_to_ktime(HISI_PTT_ROOM_POLL_NS));
+				ret = HRTIMER_RESTART;
+			}
+		}
+	}
+	raw_spin_unlock(&ptt->trace_lock);
+
+	return ret;
+}
+
+/*
+ * One interrupt per full buffer, in ring order: each interrupt takes one
+ * buffer, so interrupts stay off for one 4 MiB copy at most (none with
+ * zero-copy). Only that buffer's status is cleared; a buffer that filled
+ * meanwhile has its own interrupt coming.
  */
 static irqreturn_t hisi_ptt_irq(int irq, void *data)
 {
 	struct hisi_ptt *ptt = data;
+	struct hisi_ptt_aux *aux;
 	u32 status, cur;
 
 	raw_spin_lock(&ptt->trace_lock);
+	/* A held buffer was taken by its own interrupt. */
 	status = readl(ptt->base + HISI_PTT_TRACE_INT_STAT) &
-		 HISI_PTT_TRACE_INT_ALL;
+		 HISI_PTT_TRACE_INT_ALL & ~ptt->held;
 	if (!status) {
 		raw_spin_unlock(&ptt->trace_lock);
 		return IRQ_NONE;
@@ -695,12 +884,14 @@ static irqreturn_t hisi_ptt_irq(int irq, void *data)
 					    status, ptt->cur_buf);
 		writel(status, ptt->base + HISI_PTT_TRACE_INT_STAT);
 	} else {
-		/* Acknowledge first: the device goes on with the next buffer. */
-		writel(cur, ptt->base + HISI_PTT_TRACE_INT_STAT);
-		if (!hisi_ptt_commit_next(ptt)) {
-			hisi_ptt_hw_stop(ptt);
-			ptt->trace_event = NULL;
-		}
+		aux = perf_get_aux(&ptt->handle);
+		/* Copying: acknowledge first, the device goes on meanwhile. */
+		if (!aux->zero_copy)
+			writel(cur, ptt->base + HISI_PTT_TRACE_INT_STAT);
+		if (!hisi_ptt_commit_next(ptt))
+			hisi_ptt_abort(ptt);
+		else if (aux->zero_copy)
+			hisi_ptt_release(ptt, cur);
 	}
 	raw_spin_unlock(&ptt->trace_lock);
 
@@ -851,17 +1042,62 @@ static int hisi_ptt_event_init(struct perf_event *event)
 	return 0;
 }
 
+/* The page frame of AUX page @i, which perf gives by its kernel address */
+static unsigned long hisi_ptt_aux_pfn(void **pages, int i)
+{
+	return page_to_pfn(virt_to_page(pages[i]));
+}
+
+static void hisi_ptt_unmap_chunks(struct hisi_ptt_aux *aux, int n)
+{
+	while (n--)
+		dma_unmap_page(hisi_ptt_dma_dev(aux), aux->chunks[n], HISI_PTT_BUF_SIZE,
+			       DMA_FROM_DEVICE);
+}
+
+/*
+ * Zero-copy needs the AUX area to be the device's ring: one chunk per
+ * buffer, each physically contiguous (perf allocates large chunks for
+ * PERF_PMU_CAP_AUX_PREFER_LARGE, down to single pages when memory is
+ * fragmented or the AUX watermark is small). The buffers' addresses cannot
+ * change during a trace, so a larger area cannot be gone round.
+ */
+static bool hisi_ptt_map_chunks(struct hisi_ptt_aux *aux, void **pages,
+				int nr_pages)
+{
+	const int chunk_pages = HISI_PTT_BUF_SIZE / PAGE_SIZE;
+	int i, j;
+
+	if (nr_pages != HISI_PTT_NR_BUFS * chunk_pages)
+		return false;
+	for (i = 0; i < HISI_PTT_NR_BUFS; i++) {
+		unsigned long pfn = hisi_ptt_aux_pfn(pages, i * chunk_pages);
+
+		for (j = 1; j < chunk_pages; j++)
+			if (hisi_ptt_aux_pfn(pages, i * chunk_pages + j) != pfn + j)
+				break;
+		if (j < chunk_pages)
+			break;
+		aux->chunks[i] = dma_map_page(hisi_ptt_dma_dev(aux), pfn_to_page(pfn), 0,
+					      HISI_PTT_BUF_SIZE, DMA_FROM_DEVICE);
+		if (dma_mapping_error(hisi_ptt_dma_dev(aux), aux->chunks[i]))
+			break;
+	}
+	if (i < HISI_PTT_NR_BUFS) {
+		hisi_ptt_unmap_chunks(aux, i);
+		return false;
+	}
+	return true;
+}
+
 static void *hisi_ptt_setup_aux(struct perf_event *event, void **pages,
 				int nr_pages, bool overwrite)
 {
+	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
 	struct hisi_ptt_aux *aux;
 	struct page **list;
 	int i;
 
-	if (overwrite) {
-		dev_dbg(event->pmu->dev, "AUX overwrite mode not supported\n");
-		return NULL;
-	}
 	/* A full round of the DMA buffers must fit. */
 	if (nr_pages < HISI_PTT_NR_BUFS * HISI_PTT_BUF_SIZE / PAGE_SIZE) {
 		dev_dbg(event->pmu->dev, "AUX area of %d pages, %lu needed\n",
@@ -872,6 +1108,17 @@ static void *hisi_ptt_setup_aux(struct perf_event *event, void **pages,
 	aux = kzalloc(sizeof(*aux), GFP_KERNEL);
 	if (!aux)
 		return NULL;
+	aux->ptt = ptt;
+	aux->size = (size_t)nr_pages * PAGE_SIZE;
+	aux->overwrite = overwrite;
+	aux->zero_copy = READ_ONCE(zero_copy) &&
+			 hisi_ptt_map_chunks(aux, pages, nr_pages);
+	dev_dbg(event->pmu->dev, "AUX area of %zu MiB%s: %s\n", aux->size >> 20,
+		overwrite ? ", overwrite mode" : "",
+		aux->zero_copy ? "zero-copy" : "copied");
+	if (aux->zero_copy)
+		return aux;
+
 	list = kvmalloc_array(nr_pages, sizeof(*list), GFP_KERNEL);
 	if (!list)
 		goto err_aux;
@@ -881,7 +1128,6 @@ static void *hisi_ptt_setup_aux(struct perf_event *event, void **pages,
 	kvfree(list);
 	if (!aux->base)
 		goto err_aux;
-	aux->size = (size_t)nr_pages * PAGE_SIZE;
 	return aux;
 
 err_aux:
@@ -892,9 +1138,62 @@ err_aux:
 static void hisi_ptt_free_aux(void *data)
 {
 	struct hisi_ptt_aux *aux = data;
+	struct hisi_ptt *ptt = aux->ptt;
+	unsigned long flags;
 
-	vunmap(aux->base);
+	/* No later area at the same address may pass for this one. */
+	raw_spin_lock_irqsave(&ptt->trace_lock, flags);
+	if (ptt->resume_aux == aux)
+		ptt->resume_aux = NULL;
+	raw_spin_unlock_irqrestore(&ptt->trace_lock, flags);
+
+	if (aux->zero_copy)
+		hisi_ptt_unmap_chunks(aux, HISI_PTT_NR_BUFS);
+	else
+		vunmap(aux->base);
 	kfree(aux);
+}
+
+/*
+ * Zero-copy: where the device is to write. A trace of this AUX area that
+ * stopped cleanly left the device idle at the AUX head: it goes on there
+ * (@resume). Otherwise buffer 0 is the chunk at the first boundary from the
+ * head, and the bytes up to it are skipped: no PERF_RECORD_AUX covers them.
+ * Either way the reader must have freed the rest of the current chunk and
+ * all of the next: the device fills one and goes into the next before the
+ * driver can hold it back.
+ */
+static bool hisi_ptt_zero_copy_start(struct hisi_ptt *ptt,
+				     struct hisi_ptt_aux *aux, bool *resume)
+{
+	struct perf_output_handle *handle = &ptt->handle;
+	size_t off = handle->head % HISI_PTT_BUF_SIZE;
+	u32 sts = readl(ptt->base + HISI_PTT_TRACE_WR_STS);
+	int i;
+
+	*resume = ptt->resume_aux == aux && ptt->resume_head == handle->head &&
+		  FIELD_GET(HISI_PTT_TRACE_WR_STS_BUFFER, sts) == ptt->cur_buf &&
+		  FIELD_GET(HISI_PTT_TRACE_WR_STS_WRITE, sts) == off;
+	if (!*resume && off) {
+		if (aux->overwrite)
+			handle->head += HISI_PTT_BUF_SIZE - off;
+		else if (perf_aux_output_skip(handle, HISI_PTT_BUF_SIZE - off))
+			goto no_room;
+		off = 0;
+	}
+	if (!aux->overwrite && hisi_ptt_room(ptt) < 2 * HISI_PTT_BUF_SIZE - off)
+		goto no_room;
+	if (!*resume)
+		ptt->first_chunk = handle->head / HISI_PTT_BUF_SIZE %
+				   HISI_PTT_NR_BUFS;
+	for (i = 0; i < HISI_PTT_NR_BUFS; i++)
+		dma_sync_single_for_device(hisi_ptt_dma_dev(aux), aux->chunks[i],
+					   HISI_PTT_BUF_SIZE, DMA_FROM_DEVICE);
+	return true;
+
+no_room:
+	dev_dbg(ptt->pmu.dev, "no AUX room for the device to start in\n");
+	return false;
 }
 
 /* perf calls start, stop, add and del with interrupts disabled. */
@@ -902,6 +1201,10 @@ static void hisi_ptt_start(struct perf_event *event, int flags)
 {
 	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
 	struct device *dev = event->pmu->dev;
+	dma_addr_t bufs[HISI_PTT_NR_BUFS];
+	struct hisi_ptt_aux *aux;
+	bool resume = false;
+	int i;
 
 	event->hw.state = 0;
 	raw_spin_lock(&ptt->trace_lock);
@@ -916,18 +1219,30 @@ static void hisi_ptt_start(struct perf_event *event, int flags)
 	if (irq_set_affinity(ptt->irq, cpumask_of(event->cpu)))
 		dev_warn(dev, "trace interrupt not moved to CPU %d\n", event->cpu);
 
-	if (!perf_aux_output_begin(&ptt->handle, event)) {
+	aux = perf_aux_output_begin(&ptt->handle, event);
+	if (!aux) {
 		dev_dbg(dev, "no AUX output\n");
 		goto fail;
 	}
-	if (hisi_ptt_hw_start(ptt, event->attr.config)) {
-		perf_aux_output_end(&ptt->handle, 0);
-		goto fail;
+	for (i = 0; i < HISI_PTT_NR_BUFS; i++)
+		bufs[i] = ptt->bufs[i].dma;
+	if (aux->zero_copy) {
+		if (!hisi_ptt_zero_copy_start(ptt, aux, &resume))
+			goto fail_end;
+		for (i = 0; i < HISI_PTT_NR_BUFS; i++)
+			bufs[i] = hisi_ptt_chunk(ptt, aux, i);
 	}
+	ptt->resume_aux = NULL;
+	if (hisi_ptt_hw_start(ptt, event->attr.config, resume ? NULL : bufs))
+		goto fail_end;
 	ptt->trace_event = event;
+	if (!resume)
+		ptt->snapshot = 0;
 	raw_spin_unlock(&ptt->trace_lock);
 	return;
 
+fail_end:
+	perf_aux_output_end(&ptt->handle, 0);
 fail:
 	event->hw.state = PERF_HES_STOPPED;
 	raw_spin_unlock(&ptt->trace_lock);
@@ -936,14 +1251,16 @@ fail:
 static void hisi_ptt_stop(struct perf_event *event, int flags)
 {
 	struct hisi_ptt *ptt = pmu_to_ptt(event->pmu);
+	struct hisi_ptt_aux *aux;
 	u64 aux_flags = 0;
-	u32 status, full, len;
+	u32 status, full, end;
 
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 
 	raw_spin_lock(&ptt->trace_lock);
 	if (ptt->trace_event == event) {
+		aux = perf_get_aux(&ptt->handle);
 		/* The device clears EN itself when it has to give up (DMA error). */
 		if (!(readl(ptt->base + HISI_PTT_TRACE_CTRL) & HISI_PTT_TRACE_CTRL_EN)) {
 			dev_warn_ratelimited(&ptt->pdev->dev,
@@ -964,19 +1281,32 @@ static void hisi_ptt_stop(struct perf_event *event, int flags)
 			 HISI_PTT_TRACE_INT_ALL;
 		if (status)
 			writel(status, ptt->base + HISI_PTT_TRACE_INT_STAT);
+		/* A held buffer was committed by its interrupt. */
+		status &= ~ptt->held;
+		ptt->held = 0;
+		hrtimer_try_to_cancel(&ptt->room_timer);
 		full = status & BIT(ptt->cur_buf);
 		if (!full || hisi_ptt_commit_next(ptt)) {
 			status &= ~full;
-			len = FIELD_GET(HISI_PTT_TRACE_WR_STS_WRITE,
+			end = FIELD_GET(HISI_PTT_TRACE_WR_STS_WRITE,
 					readl(ptt->base + HISI_PTT_TRACE_WR_STS));
 			if (status) {
 				dev_dbg_ratelimited(&ptt->pdev->dev,
 						    "buffers 0x%x full at stop dropped\n",
 						    status);
 				aux_flags |= PERF_AUX_FLAG_TRUNCATED;
-				len = 0;
+				end = 0;
 			}
-			hisi_ptt_commit(ptt, min(len, HISI_PTT_BUF_SIZE), aux_flags);
+			if (hisi_ptt_commit(ptt, min(end, HISI_PTT_BUF_SIZE),
+					    aux_flags) &&
+			    aux->zero_copy && !aux_flags) {
+				ptt->resume_aux = aux;
+				ptt->resume_head = ptt->aux_end;
+			}
+			/* The reader takes what the area holds, up to the head. */
+			if (aux->overwrite)
+				perf_aux_output_end(&ptt->handle,
+						    min(ptt->snapshot, aux->size));
 		}
 		ptt->trace_event = NULL;
 	}
@@ -1021,7 +1351,9 @@ static int hisi_ptt_register_pmu(struct hisi_ptt *ptt)
 	ptt->pmu = (struct pmu) {
 		.module		= THIS_MODULE,
 		.parent		= &ptt->pdev->dev,
-		.capabilities	= PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_NO_EXCLUDE,
+		/* Large AUX chunks let the device write into the area itself. */
+		.capabilities	= PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_NO_EXCLUDE |
+				  PERF_PMU_CAP_AUX_PREFER_LARGE,
 		.task_ctx_nr	= perf_sw_context,
 		.attr_groups	= hisi_ptt_pmu_groups,
 		.event_init	= hisi_ptt_event_init,
@@ -1086,19 +1418,13 @@ static int hisi_ptt_init_bufs(struct hisi_ptt *ptt)
 	struct device *dev = &ptt->pdev->dev;
 	int i;
 
+	/* The copy path's buffers; a trace start writes their addresses. */
 	for (i = 0; i < HISI_PTT_NR_BUFS; i++) {
 		ptt->bufs[i].cpu = dmam_alloc_coherent(dev, HISI_PTT_BUF_SIZE,
 						       &ptt->bufs[i].dma,
 						       GFP_KERNEL);
 		if (!ptt->bufs[i].cpu)
 			return -ENOMEM;
-	}
-
-	for (i = 0; i < HISI_PTT_NR_BUFS; i++) {
-		writel(lower_32_bits(ptt->bufs[i].dma),
-		       ptt->base + HISI_PTT_TRACE_ADDR_BASE_LO(i));
-		writel(upper_32_bits(ptt->bufs[i].dma),
-		       ptt->base + HISI_PTT_TRACE_ADDR_BASE_HI(i));
 	}
 	writel(HISI_PTT_BUF_SIZE, ptt->base + HISI_PTT_TRACE_ADDR_SIZE);
 
@@ -1141,6 +1467,8 @@ static int hisi_ptt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 	ptt->pdev = pdev;
 	raw_spin_lock_init(&ptt->trace_lock);
+	hrtimer_setup(&ptt->room_timer, hisi_ptt_room_poll, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_HARD);
 	mutex_init(&ptt->tune_lock);
 	mutex_init(&ptt->filter_lock);
 	INIT_LIST_HEAD(&ptt->filters);
@@ -1224,6 +1552,7 @@ static void hisi_ptt_remove(struct pci_dev *pdev)
 	bus_unregister_notifier(&pci_bus_type, &ptt->pci_nb);
 	hisi_ptt_remove_filter_files(ptt);
 	perf_pmu_unregister(&ptt->pmu);
+	hrtimer_cancel(&ptt->room_timer);
 	cpuhp_state_remove_instance_nocalls(hisi_ptt_cpuhp_state,
 					    &ptt->cpuhp_node);
 	hisi_ptt_free_filters(ptt);
