@@ -38,7 +38,9 @@
  * "none".
  * --ram LO-HI (hex) gives the guest's RAM: ram_out counts the endpoints'
  * memory requests to addresses outside it (an MSI's write, say).
- * The AUX buffer is drained while the trace runs, as perf's decoders read
+ * The AUX buffer is drained while the trace runs, as perf record does
+ * (woken by the event when the AUX watermark is crossed, at least every
+ * 5 ms), and read as perf's decoders read
  * it: the records checked are those in the ranges the PERF_RECORD_AUX
  * records of the event's ring buffer give (in overwrite mode: what the area
  * holds up to aux_head), so bytes a driver skipped are not taken for
@@ -58,6 +60,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,7 +366,8 @@ int main(int argc, char **argv)
 	struct perf_event_mmap_page *up;
 	long page = sysconf(_SC_PAGESIZE);
 	struct counts c = { 0 };
-	struct timespec t0, poll = { .tv_nsec = 5 * 1000 * 1000 };
+	struct pollfd pfd = { .events = POLLIN };
+	struct timespec t0;
 	uint8_t *aux;
 	uint64_t head, tail = 0;
 	double secs, last_data = 0;
@@ -437,6 +441,7 @@ int main(int argc, char **argv)
 		      (uint64_t)(types & 0xff) << 24 | (uint64_t)(format & 0xf) << 32;
 	attr.disabled = 1;
 	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
+	pfd.fd = fd;
 	if (fd < 0) {
 		printf("# perf_event_open: %s\n", strerror(errno));
 		return 1;
@@ -477,7 +482,8 @@ int main(int argc, char **argv)
 	 */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
-		nanosleep(&poll, NULL);
+		/* As perf: woken when the AUX watermark is crossed */
+		poll(&pfd, 1, 5);
 		if (aux_ro)
 			continue;
 		head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);

@@ -799,7 +799,7 @@ static size_t hisi_ptt_room(struct hisi_ptt *ptt)
 /*
  * Zero-copy: acknowledge the full buffers in @done, which lets the device
  * write as far as the buffer after the current one, if the reader has
- * freed its chunk; otherwise hold them and look again later.
+ * freed its chunk; otherwise hold them (@held) for the room timer.
  */
 static void hisi_ptt_release(struct hisi_ptt *ptt, u32 done)
 {
@@ -808,8 +808,6 @@ static void hisi_ptt_release(struct hisi_ptt *ptt, u32 done)
 
 	if (!aux->overwrite && hisi_ptt_room(ptt) < 2 * HISI_PTT_BUF_SIZE) {
 		ptt->held = done;
-		hrtimer_start(&ptt->room_timer, ns_to_ktime(HISI_PTT_ROOM_POLL_NS),
-			      HRTIMER_MODE_REL_PINNED_HARD);
 		return;
 	}
 	ptt->held = 0;
@@ -888,10 +886,15 @@ static irqreturn_t hisi_ptt_irq(int irq, void *data)
 		/* Copying: acknowledge first, the device goes on meanwhile. */
 		if (!aux->zero_copy)
 			writel(cur, ptt->base + HISI_PTT_TRACE_INT_STAT);
-		if (!hisi_ptt_commit_next(ptt))
+		if (!hisi_ptt_commit_next(ptt)) {
 			hisi_ptt_abort(ptt);
-		else if (aux->zero_copy)
+		} else if (aux->zero_copy) {
 			hisi_ptt_release(ptt, cur);
+			if (ptt->held)
+				hrtimer_start(&ptt->room_timer,
+					      ns_to_ktime(HISI_PTT_ROOM_POLL_NS),
+					      HRTIMER_MODE_REL_PINNED_HARD);
+		}
 	}
 	raw_spin_unlock(&ptt->trace_lock);
 
