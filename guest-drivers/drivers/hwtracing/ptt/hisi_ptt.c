@@ -811,7 +811,8 @@ static void hisi_ptt_release(struct hisi_ptt *ptt, u32 done)
 		return;
 	}
 	ptt->held = 0;
-	dma_sync_single_for_device(hisi_ptt_dma_dev(aux), hisi_ptt_chunk(ptt, aux, next),
+	dma_sync_single_for_device(hisi_ptt_dma_dev(aux),
+				   hisi_ptt_chunk(ptt, aux, next),
 				   HISI_PTT_BUF_SIZE, DMA_FROM_DEVICE);
 	writel(done, ptt->base + HISI_PTT_TRACE_INT_STAT);
 }
@@ -1054,8 +1055,8 @@ static unsigned long hisi_ptt_aux_pfn(void **pages, int i)
 static void hisi_ptt_unmap_chunks(struct hisi_ptt_aux *aux, int n)
 {
 	while (n--)
-		dma_unmap_page(hisi_ptt_dma_dev(aux), aux->chunks[n], HISI_PTT_BUF_SIZE,
-			       DMA_FROM_DEVICE);
+		dma_unmap_page(hisi_ptt_dma_dev(aux), aux->chunks[n],
+			       HISI_PTT_BUF_SIZE, DMA_FROM_DEVICE);
 }
 
 /*
@@ -1069,6 +1070,7 @@ static bool hisi_ptt_map_chunks(struct hisi_ptt_aux *aux, void **pages,
 				int nr_pages)
 {
 	const int chunk_pages = HISI_PTT_BUF_SIZE / PAGE_SIZE;
+	struct device *dev = hisi_ptt_dma_dev(aux);
 	int i, j;
 
 	if (nr_pages != HISI_PTT_NR_BUFS * chunk_pages)
@@ -1081,9 +1083,9 @@ static bool hisi_ptt_map_chunks(struct hisi_ptt_aux *aux, void **pages,
 				break;
 		if (j < chunk_pages)
 			break;
-		aux->chunks[i] = dma_map_page(hisi_ptt_dma_dev(aux), pfn_to_page(pfn), 0,
+		aux->chunks[i] = dma_map_page(dev, pfn_to_page(pfn), 0,
 					      HISI_PTT_BUF_SIZE, DMA_FROM_DEVICE);
-		if (dma_mapping_error(hisi_ptt_dma_dev(aux), aux->chunks[i]))
+		if (dma_mapping_error(dev, aux->chunks[i]))
 			break;
 	}
 	if (i < HISI_PTT_NR_BUFS) {
