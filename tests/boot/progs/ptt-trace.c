@@ -52,7 +52,8 @@
  * second between the first and the last record's time stamps, the
  * device's own time, which no scheduling of the guest skews;
  * last_data_ms: when the AUX buffer last grew while the trace ran, well
- * short of --ms for a trace the driver gave up; aux_gap: AUX bytes up to
+ * short of --ms for a trace the driver gave up; enabled_ms: how long the
+ * event was enabled, short of --ms when perf disabled it; aux_gap: AUX bytes up to
  * aux_head that no PERF_RECORD_AUX covers; hash: FNV-1a of the
  * checked records' bytes)
  * and exits 0 when there were records and all were right.
@@ -361,6 +362,7 @@ int main(int argc, char **argv)
 	const char *pmu = NULL, *ready = NULL;
 	unsigned long ms = 200, dump = 0, aux_ro = 0, drain = 1, times = 0;
 	unsigned long stall_ms = 0;
+	uint64_t enabled_time[2];	/* count (none), time enabled in ns */
 	uint64_t start_ns, enabled_ns;
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	struct perf_event_mmap_page *up;
@@ -440,6 +442,7 @@ int main(int argc, char **argv)
 	attr.config = (filter & 0xfffff) | (uint64_t)(direction & 0xf) << 20 |
 		      (uint64_t)(types & 0xff) << 24 | (uint64_t)(format & 0xf) << 32;
 	attr.disabled = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
 	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
 	pfd.fd = fd;
 	if (fd < 0) {
@@ -494,6 +497,9 @@ int main(int argc, char **argv)
 		if (drain && seconds_since(&t0) * 1000 >= stall_ms)
 			__atomic_store_n(&up->aux_tail, tail, __ATOMIC_RELEASE);
 	} while (seconds_since(&t0) * 1000 < ms);
+	/* Enabled time stops when perf disables the event (its AUX area full) */
+	if (read(fd, enabled_time, sizeof(enabled_time)) != sizeof(enabled_time))
+		enabled_time[1] = 0;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	secs = seconds_since(&t0);
 	head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
@@ -513,11 +519,11 @@ int main(int argc, char **argv)
 		printf("# times start_ns=%llu enabled_ns=%llu first=none\n",
 		       (unsigned long long)start_ns,
 		       (unsigned long long)enabled_ns);
-	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f stamp_rate=%.0f last_data_ms=%.0f aux_gap=%llu hash=%016llx errors=%lu\n",
+	printf("records=%lu P=%lu NP=%lu CPL=%lu in=%lu out=%lu payload_dw=%lu cfg=%lu ram_out=%lu bytes=%llu records_per_s=%.0f MBps=%.1f stamp_rate=%.0f last_data_ms=%.0f enabled_ms=%.0f aux_gap=%llu hash=%016llx errors=%lu\n",
 	       c.records, c.p, c.np, c.cpl, c.in, c.out, c.payload_dw, c.cfg, c.ram_out,
 	       (unsigned long long)head, c.records / secs, head / secs / 1e6,
 	       stamp_span ? (c.records - 1) * 1e9 / stamp_span : 0.0,
-	       last_data * 1000,
+	       last_data * 1000, enabled_time[1] / 1e6,
 	       (unsigned long long)(aux_ro ? 0 : head - aux_covered),
 	       (unsigned long long)hash, errors);
 	return (c.records || !check) && head && !errors ? 0 : 1;
