@@ -543,7 +543,8 @@ static void ccn_mn_write(ArmCcnState *s, hwaddr off, uint32_t val)
     }
     for (unsigned f = 1; f < 4; f++) {
         /* Firmware that keeps the interrupt keeps its PMU events field. */
-        if (s->firmware_irq && f == R_MN_ERRINT_STATUS_PMU_EVENTS_UPDATE_SHIFT) {
+        if (s->firmware_irq &&
+            f == R_MN_ERRINT_STATUS_PMU_EVENTS_UPDATE_SHIFT) {
             continue;
         }
         if (val & BIT(f)) {

@@ -161,8 +161,10 @@ static TrafficStream *pmu_streams(HisiPciePmuState *s, PmuCounter *c,
     };
 
     g_array_set_size(s->streams, 0);
-    hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->bdf_min, s->bdf_max,
-                               pmu_add_endpoint, &w);
+    if (hisi_traffic_synthetic(s->pmu.traffic)) {
+        hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->bdf_min, s->bdf_max,
+                                   pmu_add_endpoint, &w);
+    }
     *n = s->streams->len;
     return (TrafficStream *)s->streams->data;
 }
@@ -243,71 +245,112 @@ static void pmu_count(HisiPmu *pmu, unsigned idx, int64_t t0, int64_t t1)
     }
 }
 
-/* Whether counter @c counts @t, a TLP of the real traffic */
-static bool pmu_selects_real(HisiPciePmuState *s, PmuCounter *c,
-                             const PciePmuEvent *ev, const HisiRealTlp *t)
+/*
+ * Whether counter @c counts the real TLPs of root port @port and
+ * requester @requester (those of a transfer): its ports and the target
+ * filter, as pmu_add_endpoint applies it
+ */
+static bool pmu_selects_real_source(HisiPciePmuState *s, PmuCounter *c,
+                                    const PciePmuEvent *ev, PCIDevice *port,
+                                    uint16_t requester)
 {
     uint32_t target = FIELD_EX64(c->event_ctrl, EVENT_CTRL, TARGET);
-    uint16_t port = pci_get_bdf(t->port);
-    TrafficStream like = { .dir = t->dir, .kind = t->kind };
+    uint16_t bdf = pci_get_bdf(port);
 
-    /* Its requests are memory reads and writes: no I/O or configuration */
-    if (port < s->bdf_min || port > s->bdf_max ||
-        !model_pcie_pmu_stream_matches(ev, &like) ||
-        (t->kind != TRAFFIC_COMPLETION &&
-         model_pcie_tlp_type(&t->tlp) != TLP_TYPE_MEM)) {
+    if (bdf < s->bdf_min || bdf > s->bdf_max) {
         return false;
     }
-    /* The target filter as pmu_add_endpoint applies it */
     if (FIELD_EX64(c->event_ctrl, EVENT_CTRL, TARGET_EN)) {
-        return !ev->latency && target == t->requester;
+        return !ev->latency && target == requester;
     }
-    return target & hisi_pcie_port_bit(t->port);
+    return target & hisi_pcie_port_bit(port);
 }
 
 /*
- * A TLP of the real traffic (source=real or mixed), counted at its time
- * by each counter that selects it, as a TLP of a stream would be. QEMU
- * completes a read at once: its latency counts the TLP, no delay.
+ * Whether event @ev counts @t, a real TLP: its requests are memory reads
+ * and writes, no I/O or configuration
  */
-static void pmu_real_tlp(Notifier *n, void *data)
+static bool pmu_selects_real_tlp(const PciePmuEvent *ev, const HisiRealTlp *t)
 {
-    HisiPciePmuState *s = container_of(n, HisiPciePmuState, real_tlp);
-    const HisiRealTlp *t = data;
+    TrafficStream like = { .dir = t->dir, .kind = t->kind };
+
+    return model_pcie_pmu_stream_matches(ev, &like) &&
+           (t->kind == TRAFFIC_COMPLETION ||
+            model_pcie_tlp_type(&t->tlp) == TLP_TYPE_MEM);
+}
+
+/*
+ * Counter @idx counts @t, a TLP of the real traffic it selects, under
+ * filter @f of its event @ev
+ */
+static void pmu_count_real(HisiPciePmuState *s, unsigned idx,
+                           const PciePmuEvent *ev, const PciePmuFilter *f,
+                           const HisiRealTlp *t)
+{
+    PmuCounter *c = &s->ctr[idx];
     uint16_t len_dw = model_pcie_tlp_len_dw(&t->tlp);
     unsigned header_dw = model_pcie_tlp_fmt(&t->tlp) & 1 ? 4 : 3;
+    PciePmuSums sums = { 0 };
+
+    if (f->trig_en && !c->triggered) {
+        if (!model_pcie_pmu_fires_trigger(f, len_dw)) {
+            return;
+        }
+        c->triggered = true;
+    }
+    model_pcie_pmu_tlp_sums(f, t->kind, len_dw, header_dw, 0, &sums);
+    if (ev->latency) {
+        hisi_pmu_add(&s->pmu, idx, HISI_PMU_EXT_CNT, sums.tlps);
+    } else {
+        hisi_pmu_add(&s->pmu, idx, HISI_PMU_CNT, sums.bytes);
+    }
+}
+
+/*
+ * The TLPs of a transfer of the real traffic (source=real or mixed),
+ * counted at their time by each counter that selects them, as TLPs of a
+ * stream would be. QEMU completes a read at once: its latency counts the
+ * TLP, no delay.
+ */
+static void pmu_real_tlps(Notifier *n, void *data)
+{
+    HisiPciePmuState *s = container_of(n, HisiPciePmuState, real_tlp);
+    const HisiRealTlps *tlps = data;
+    int64_t now = tlps->tlp[0].now;
+    bool counted = false;
 
     for (unsigned idx = 0; idx < HISI_PCIE_PMU_COUNTERS; idx++) {
         PmuCounter *c = &s->ctr[idx];
         const PciePmuEvent *ev;
-        PciePmuSums sums = { 0 };
         PciePmuFilter f;
+        bool folded = false;
 
         if (!pmu_counting(s, c)) {
             continue;
         }
         ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL,
                                              EVENT));
-        if (!pmu_selects_real(s, c, ev, t)) {
+        if (!pmu_selects_real_source(s, c, ev, tlps->tlp[0].port,
+                                     tlps->tlp[0].requester)) {
             continue;
         }
-        hisi_pmu_fold(&s->pmu, idx, t->now);
         f = pmu_filter(ev, c->event_ctrl);
-        if (f.trig_en && !c->triggered) {
-            if (!model_pcie_pmu_fires_trigger(&f, len_dw)) {
+        for (unsigned i = 0; i < tlps->n; i++) {
+            if (!pmu_selects_real_tlp(ev, &tlps->tlp[i])) {
                 continue;
             }
-            c->triggered = true;
+            if (!folded) {
+                hisi_pmu_fold(&s->pmu, idx, now);
+                folded = true;
+            }
+            pmu_count_real(s, idx, ev, &f, &tlps->tlp[i]);
         }
-        model_pcie_pmu_tlp_sums(&f, t->kind, len_dw, header_dw, 0, &sums);
-        if (ev->latency) {
-            hisi_pmu_add(&s->pmu, idx, HISI_PMU_EXT_CNT, sums.tlps);
-        } else {
-            hisi_pmu_add(&s->pmu, idx, HISI_PMU_CNT, sums.bytes);
-        }
+        counted |= folded;
     }
-    pmu_update_irq(&s->pmu);
-    hisi_pmu_schedule(&s->pmu, t->now);
+    if (counted) {
+        pmu_update_irq(&s->pmu);
+        hisi_pmu_schedule(&s->pmu, now);
+    }
 }
 
 /* A PMU with a counter counting wants the real TLPs. */
@@ -578,7 +621,7 @@ static void hisi_pcie_pmu_realize(PCIDevice *pdev, Error **errp)
     }
     s->streams = g_array_new(false, false, sizeof(TrafficStream));
     hisi_pmu_realize(&s->pmu);
-    hisi_traffic_observe_real(s->pmu.traffic, &s->real_tlp, pmu_real_tlp);
+    hisi_traffic_observe_real(s->pmu.traffic, &s->real_tlp, pmu_real_tlps);
 }
 
 static void hisi_pcie_pmu_exit(PCIDevice *pdev)

@@ -199,6 +199,9 @@ static uint32_t ptt_selected_streams(HisiPttState *s)
     uint16_t target = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TARGET_SEL);
     uint32_t n = 0;
 
+    if (!hisi_traffic_synthetic(s->traffic)) {
+        return 0;
+    }
     hisi_pcie_foreach_endpoint(PCI_DEVICE(s), s->rp_bdf_min, s->rp_bdf_max,
                                ptt_add_endpoint, &w);
     for (uint32_t i = 0; i < w.n; i++) {
@@ -490,66 +493,102 @@ static void ptt_buf_timer_cb(void *opaque)
     ptt_schedule(s, now);
 }
 
-/* Whether the trace selects @t, a TLP of the real traffic */
-static bool ptt_selects_real(HisiPttState *s, const HisiRealTlp *t)
+/*
+ * Whether the trace's ports and filter select the real TLPs of root port
+ * @port and requester @requester (those of a transfer)
+ */
+static bool ptt_selects_real_source(HisiPttState *s, PCIDevice *port,
+                                    uint16_t requester)
 {
-    uint16_t port = pci_get_bdf(t->port);
+    uint16_t bdf = pci_get_bdf(port);
     uint16_t target = FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TARGET_SEL);
+
+    if (bdf < s->rp_bdf_min || bdf > s->rp_bdf_max) {
+        return false;
+    }
+    return FIELD_EX32(s->trace_ctrl, TRACE_CTRL, FILTER_MODE) ?
+           target == requester : target & hisi_pcie_port_bit(port);
+}
+
+/* Whether the trace's direction and types select @t */
+static bool ptt_selects_real_tlp(HisiPttState *s, const HisiRealTlp *t)
+{
     TrafficStream like = { .dir = t->dir, .kind = t->kind };
 
-    if (port < s->rp_bdf_min || port > s->rp_bdf_max) {
-        return false;
-    }
-    if (FIELD_EX32(s->trace_ctrl, TRACE_CTRL, FILTER_MODE) ?
-        target != t->requester : !(target & hisi_pcie_port_bit(t->port))) {
-        return false;
-    }
     return model_ptt_selects(FIELD_EX32(s->trace_ctrl, TRACE_CTRL, RXTX_SEL),
                              FIELD_EX32(s->trace_ctrl, TRACE_CTRL, TYPE_SEL),
                              ptt_8dw(s), &like);
 }
 
 /*
- * A TLP of the real traffic (source=real or mixed): its record goes after
- * those of the synthetic TLPs before it, under the same rules. While the
- * device holds a pause at a buffer end it writes nothing: a TLP that
- * comes then (the DMA of the instant the VM stopped) is lost.
+ * The TLPs of a transfer of the real traffic (source=real or mixed):
+ * their records go after those of the synthetic TLPs before them, under
+ * the same rules, in one DMA up to a buffer end. While the device holds a
+ * pause at a buffer end it writes nothing: a TLP that comes then (the DMA
+ * of the instant the VM stopped) is lost.
  */
-static void ptt_real_tlp(Notifier *n, void *data)
+static void ptt_real_tlps(Notifier *n, void *data)
 {
     HisiPttState *s = container_of(n, HisiPttState, real_tlp);
-    const HisiRealTlp *t = data;
+    const HisiRealTlps *tlps = data;
+    int64_t now = tlps->tlp[0].now;
     uint32_t rec = ptt_record_size(s);
-    uint32_t room;
+    uint32_t held = 0;      /* records in dma_chunk, not written yet */
+    bool polled = false;
 
-    if (!s->tracing || !ptt_selects_real(s, t)) {
+    if (!s->tracing ||
+        !ptt_selects_real_source(s, tlps->tlp[0].port,
+                                 tlps->tlp[0].requester)) {
         return;
     }
-    ptt_poll(s, t->now);
-    if (!s->tracing) {
-        return;     /* a DMA error stopped it */
-    }
-    room = (ptt_buf_size(s) - s->wr_offset) / rec;
-    if (room <= (s->int_stat ? 1 : 0) || s->paused_at_buffer_end) {
-        s->lost++;
-        return;
-    }
-    if (ptt_8dw(s)) {
-        model_ptt_record_8dw(s->dma_chunk, &t->tlp, t->now - s->time_base);
-    } else {
-        model_ptt_record_4dw(s->dma_chunk, &t->tlp, t->now - s->time_base);
-    }
-    s->wr_offset += rec;
-    if (!ptt_dma(s, rec)) {
-        return;
-    }
-    if (room == 1) {
-        ptt_buffer_full(s);
-        if (s->pause_at_buffer_end) {
-            ptt_pause_vm(s, s->traced_until);
+    for (unsigned i = 0; i < tlps->n && s->tracing; i++) {
+        const HisiRealTlp *t = &tlps->tlp[i];
+        uint32_t room;
+
+        if (!ptt_selects_real_tlp(s, t)) {
+            continue;
+        }
+        if (!polled) {
+            ptt_poll(s, now);
+            polled = true;
+            if (!s->tracing) {
+                return;     /* a DMA error stopped it */
+            }
+        }
+        room = (ptt_buf_size(s) - s->wr_offset) / rec;
+        if (room <= (s->int_stat ? 1 : 0) || s->paused_at_buffer_end) {
+            s->lost++;
+            continue;
+        }
+        if (ptt_8dw(s)) {
+            model_ptt_record_8dw(s->dma_chunk + held * rec, &t->tlp,
+                                 now - s->time_base);
+        } else {
+            model_ptt_record_4dw(s->dma_chunk + held * rec, &t->tlp,
+                                 now - s->time_base);
+        }
+        s->wr_offset += rec;
+        held++;
+        if (room > 1 && held < PTT_DMA_CHUNK / rec) {
+            continue;
+        }
+        if (!ptt_dma(s, held * rec)) {
+            return;
+        }
+        held = 0;
+        if (room == 1) {
+            ptt_buffer_full(s);
+            if (s->pause_at_buffer_end) {
+                ptt_pause_vm(s, s->traced_until);
+            }
         }
     }
-    ptt_schedule(s, t->now);
+    if (held && !ptt_dma(s, held * rec)) {
+        return;
+    }
+    if (polled) {
+        ptt_schedule(s, now);
+    }
 }
 
 static bool ptt_start_ok(HisiPttState *s)
@@ -927,7 +966,7 @@ static void hisi_ptt_realize(PCIDevice *pdev, Error **errp)
                                                    ptt_vm_state_change, s);
     s->traffic = hisi_traffic_observe(s->traffic, &s->traffic_changed,
                                       ptt_traffic_changed);
-    hisi_traffic_observe_real(s->traffic, &s->real_tlp, ptt_real_tlp);
+    hisi_traffic_observe_real(s->traffic, &s->real_tlp, ptt_real_tlps);
 }
 
 static void hisi_ptt_exit(PCIDevice *pdev)

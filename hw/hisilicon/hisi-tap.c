@@ -3,16 +3,17 @@
  * the TLPs that would carry it.
  *
  * DMA. Each root port's secondary bus gets PCI IOMMU ops (pci_setup_iommu)
- * that give every function below it an address space of its own. Its root
- * holds an alias of system memory and, above it and enabled only while
- * someone observes, an I/O region that forwards each access to system
- * memory with its attributes (an MSI's requester ID included) and notes
- * it. So an idle tap costs nothing: QEMU maps the alias as RAM. While
- * observing, DMA reaches the I/O region in accesses of at most 8 bytes
- * (dma_memory_map gets bounce buffers); the accesses of one function that
- * follow each other in memory make one transfer, at the time of its first,
- * which the PCIe model cuts into TLPs by the function's Max_Payload_Size
- * and Max_Read_Request_Size (model_pcie_link_mem()). Without -icount the
+ * that give every requester below it (a function, or the PCIe-to-PCI
+ * bridge QEMU hands the requester ID of the functions behind it) an
+ * address space of its own, an alias of system memory: the DMA goes to RAM
+ * directly, observed or not. While someone observes, an AddressSpace
+ * observer on each function's bus master address space sees its accesses
+ * as the device model makes them: a dma_memory_map() of 64 KiB is one
+ * access, read when mapped, written when unmapped (with the length the
+ * model wrote). The accesses of one requester that follow each other in
+ * memory make one transfer, at the time of its first, which the PCIe model
+ * cuts into TLPs by the function's Max_Payload_Size and
+ * Max_Read_Request_Size (model_pcie_link_mem()). Without -icount the
  * virtual clock runs on between the accesses of one DMA. A transfer is
  * given out when another access does not continue it, when a consumer
  * flushes (before it accounts for time after it) or from a bottom half at
@@ -61,17 +62,31 @@ typedef struct TapForward {
     void *opaque;
 } TapForward;
 
+/* A requester below a root port and its DMA address space */
 typedef struct TapFunction {
     HisiTap *tap;
     PCIBus *bus;            /* NULL: unplugged, its space free */
     int devfn;
     MemoryRegion root;
-    MemoryRegion direct;    /* system memory, at full speed */
-    MemoryRegion observed;  /* system memory, each access noted */
-    TapForward forward;
+    MemoryRegion direct;    /* system memory */
     AddressSpace as;
     uint8_t tag;            /* of its next read request */
 } TapFunction;
+
+/* A buffer a device model mapped for writing and has not unmapped yet */
+typedef struct TapMapping {
+    void *buffer;
+    hwaddr addr;
+} TapMapping;
+
+/* What observes a PCI function's DMA, its requester's, while observing */
+typedef struct TapObserver {
+    struct rcu_head rcu;
+    AddressSpaceObserver obs;
+    PCIDevice *dev;
+    TapFunction *f;         /* NULL: the function left */
+    GArray *writes;         /* of TapMapping */
+} TapObserver;
 
 typedef struct TapPort TapPort;
 
@@ -114,9 +129,13 @@ struct HisiTap {
     void *opaque;
     GPtrArray *functions;
     GPtrArray *ports;
+    GPtrArray *observers;   /* of TapObserver */
+    HisiRealTlp *tlps;      /* the transfer being cut: n_tlps of max_tlps */
+    unsigned n_tlps, max_tlps;
     bool observing;
     TapTransfer pending;
     QEMUBH *bh;
+    QEMUBH *observe_bh;     /* observe the functions just plugged */
     Notifier machine_done;
     int32_t n_tags;         /* migration only: the requesters' tags */
     TapTag *tags;
@@ -194,20 +213,38 @@ typedef struct TapEmit {
     HisiRealTlp real;
 } TapEmit;
 
+/* One more TLP of the transfer being cut (millions a second: no call) */
 static void tap_emit(void *opaque, const PcieTlp *tlp, bool inbound,
                      uint32_t payload)
 {
     TapEmit *e = opaque;
+    HisiTap *tap = e->tap;
+    HisiRealTlp *r;
 
-    e->real.tlp = *tlp;
-    e->real.dir = inbound ? TRAFFIC_INBOUND : TRAFFIC_OUTBOUND;
-    e->real.kind = model_pcie_tlp_type(tlp) == TLP_TYPE_CPL ?
-                   TRAFFIC_COMPLETION :
-                   model_pcie_tlp_type(tlp) == TLP_TYPE_MEM &&
-                   model_pcie_tlp_has_data(tlp) ? TRAFFIC_POSTED :
-                   TRAFFIC_NON_POSTED;
-    e->real.payload = payload;
-    e->tap->fn(e->tap->opaque, &e->real);
+    if (tap->n_tlps == tap->max_tlps) {
+        tap->max_tlps = MAX(tap->max_tlps * 2, 64);
+        tap->tlps = g_renew(HisiRealTlp, tap->tlps, tap->max_tlps);
+    }
+    r = &tap->tlps[tap->n_tlps++];
+    *r = e->real;
+    r->tlp = *tlp;
+    r->dir = inbound ? TRAFFIC_INBOUND : TRAFFIC_OUTBOUND;
+    r->kind = model_pcie_tlp_type(tlp) == TLP_TYPE_CPL ? TRAFFIC_COMPLETION :
+              model_pcie_tlp_type(tlp) == TLP_TYPE_MEM &&
+              model_pcie_tlp_has_data(tlp) ? TRAFFIC_POSTED :
+              TRAFFIC_NON_POSTED;
+    r->payload = payload;
+}
+
+/* Give out the TLPs of the transfer cut, at once */
+static void tap_emit_done(HisiTap *tap)
+{
+    HisiRealTlps tlps = { .tlp = tap->tlps, .n = tap->n_tlps };
+
+    tap->n_tlps = 0;
+    if (tlps.n) {
+        tap->fn(tap->opaque, &tlps);
+    }
 }
 
 static void tap_emit_init(TapEmit *e, HisiTap *tap, PCIDevice *port,
@@ -240,6 +277,7 @@ void hisi_tap_flush(HisiTap *tap)
     tap_emit_init(&e, tap, port, &link, p.now);
     model_pcie_link_mem(&link, p.write, p.addr, p.len, &p.f->tag, tap_emit,
                         &e);
+    tap_emit_done(tap);
 }
 
 static void tap_bh(void *opaque)
@@ -247,23 +285,85 @@ static void tap_bh(void *opaque)
     hisi_tap_flush(opaque);
 }
 
-static void tap_note(void *opaque, bool write, hwaddr addr, unsigned size)
+/* @len bytes of @o's DMA, read or written, with the BQL held */
+static void tap_note(TapObserver *o, bool write, hwaddr addr, uint64_t len)
 {
-    TapFunction *f = opaque;
-    HisiTap *tap = f->tap;
-    TapTransfer *p = &tap->pending;
+    TapFunction *f = o->f;
+    HisiTap *tap;
+    TapTransfer *p;
 
-    /* Every 8 bytes of DMA come here: continuing a transfer is all. */
+    /* A function that left, or the bus master bit off: no TLP */
+    if (!f || !len || !o->dev->bus_master_enable_region.enabled) {
+        return;
+    }
+    tap = f->tap;
+    p = &tap->pending;
     if (p->f == f && p->write == write && p->addr + p->len == addr) {
-        p->len += size;
+        p->len += len;
         return;
     }
     hisi_tap_flush(tap);
     *p = (TapTransfer) {
-        .f = f, .write = write, .addr = addr, .len = size,
+        .f = f, .write = write, .addr = addr, .len = len,
         .now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
     };
     qemu_bh_schedule(tap->bh);
+}
+
+/*
+ * The observer's calls come from the thread that makes the access (an
+ * IOThread's, say), with or without the BQL: the tap runs under it.
+ */
+static void tap_observe_access(AddressSpaceObserver *obs, hwaddr addr,
+                               hwaddr len, bool is_write, MemTxAttrs attrs)
+{
+    BQL_LOCK_GUARD();
+    tap_note(container_of(obs, TapObserver, obs), is_write, addr, len);
+}
+
+/*
+ * A buffer mapped for reading is read now; one mapped for writing is
+ * written when unmapped, by as much as the model wrote.
+ */
+static void tap_observe_map(AddressSpaceObserver *obs, hwaddr addr,
+                            hwaddr len, bool is_write, MemTxAttrs attrs,
+                            void *buffer)
+{
+    TapObserver *o = container_of(obs, TapObserver, obs);
+    TapMapping m = { .buffer = buffer, .addr = addr };
+
+    BQL_LOCK_GUARD();
+    trace_hisi_tap_map(pci_requester_id(o->dev), is_write, addr, len, buffer);
+    if (is_write) {
+        g_array_append_val(o->writes, m);
+    } else {
+        tap_note(o, false, addr, len);
+    }
+}
+
+static void tap_observe_unmap(AddressSpaceObserver *obs, void *buffer,
+                              bool is_write, hwaddr access_len)
+{
+    TapObserver *o = container_of(obs, TapObserver, obs);
+
+    BQL_LOCK_GUARD();
+    trace_hisi_tap_unmap(pci_requester_id(o->dev), is_write, access_len,
+                         buffer);
+    if (!is_write) {
+        return;
+    }
+    /* Models unmap in the order they map: the first match is soon found. */
+    for (guint i = 0; i < o->writes->len; i++) {
+        TapMapping *m = &g_array_index(o->writes, TapMapping, i);
+
+        if (m->buffer == buffer) {
+            hwaddr addr = m->addr;
+
+            g_array_remove_index(o->writes, i);
+            tap_note(o, true, addr, access_len);
+            return;
+        }
+    }
 }
 
 static MemTxResult tap_forward_read(void *opaque, hwaddr addr,
@@ -332,6 +432,7 @@ static void tap_request(TapPort *p, PCIDevice *target, unsigned type,
         model_pcie_link_dw(&link, type, write, addr, size, &p->tag, tap_emit,
                            &e);
     }
+    tap_emit_done(tap);
 }
 
 /*
@@ -397,12 +498,7 @@ static AddressSpace *tap_address_space(PCIBus *bus, void *opaque, int devfn)
     memory_region_init(&f->root, tap->owner, name, UINT64_MAX);
     memory_region_init_alias(&f->direct, tap->owner, "direct",
                              get_system_memory(), 0, UINT64_MAX);
-    f->forward = (TapForward) { &address_space_memory, tap_note, f };
-    memory_region_init_io(&f->observed, tap->owner, &tap_forward_ops,
-                          &f->forward, "observed", UINT64_MAX);
-    memory_region_add_subregion_overlap(&f->root, 0, &f->direct, 0);
-    memory_region_add_subregion_overlap(&f->root, 0, &f->observed, 1);
-    memory_region_set_enabled(&f->observed, tap->observing);
+    memory_region_add_subregion(&f->root, 0, &f->direct);
     address_space_init(&f->as, &f->root, name);
     g_ptr_array_add(tap->functions, f);
     return &f->as;
@@ -411,6 +507,103 @@ static AddressSpace *tap_address_space(PCIBus *bus, void *opaque, int devfn)
 static const PCIIOMMUOps tap_iommu_ops = {
     .get_address_space = tap_address_space,
 };
+
+static TapObserver *tap_observer_of(HisiTap *tap, PCIDevice *dev)
+{
+    for (guint i = 0; i < tap->observers->len; i++) {
+        TapObserver *o = g_ptr_array_index(tap->observers, i);
+
+        if (o->dev == dev) {
+            return o;
+        }
+    }
+    return NULL;
+}
+
+/* Observe @dev's DMA (a function below a port, realized), once */
+static void tap_observe(HisiTap *tap, PCIDevice *dev)
+{
+    AddressSpace *as;
+    TapObserver *o;
+
+    if (tap_observer_of(tap, dev)) {
+        return;
+    }
+    as = pci_device_iommu_address_space(dev);
+    o = g_new0(TapObserver, 1);
+    for (guint i = 0; i < tap->functions->len; i++) {
+        TapFunction *f = g_ptr_array_index(tap->functions, i);
+
+        if (&f->as == as) {
+            o->f = f;
+        }
+    }
+    assert(o->f);
+    o->obs = (AddressSpaceObserver) {
+        .access = tap_observe_access,
+        .map = tap_observe_map,
+        .unmap = tap_observe_unmap,
+    };
+    o->dev = dev;
+    o->writes = g_array_new(false, false, sizeof(TapMapping));
+    address_space_add_observer(&dev->bus_master_as, &o->obs);
+    g_ptr_array_add(tap->observers, o);
+}
+
+static void tap_observer_free(TapObserver *o)
+{
+    g_array_free(o->writes, true);
+    g_free(o);
+}
+
+/*
+ * Stop observing @o, whose calls under way in other threads wait for the
+ * BQL and then find no function
+ */
+static void tap_unobserve(HisiTap *tap, TapObserver *o)
+{
+    address_space_remove_observer(&o->dev->bus_master_as, &o->obs);
+    o->f = NULL;
+    g_ptr_array_remove_fast(tap->observers, o);
+    call_rcu(o, tap_observer_free, rcu);
+}
+
+/* Observe the functions on @bus and on the buses behind its bridges */
+static void tap_observe_bus(HisiTap *tap, PCIBus *bus)
+{
+    for (int devfn = 0; devfn < ARRAY_SIZE(bus->devices); devfn++) {
+        PCIDevice *dev = bus->devices[devfn];
+
+        if (!dev || !DEVICE(dev)->realized) {
+            continue;
+        }
+        tap_observe(tap, dev);
+        if (IS_PCI_BRIDGE(dev)) {
+            tap_observe_bus(tap, pci_bridge_get_sec_bus(PCI_BRIDGE(dev)));
+        }
+    }
+}
+
+/* Observe every function below the ports not observed yet */
+static void tap_observe_all(HisiTap *tap)
+{
+    memory_region_transaction_begin();
+    for (guint i = 0; i < tap->ports->len; i++) {
+        TapPort *p = g_ptr_array_index(tap->ports, i);
+
+        tap_observe_bus(tap, pci_bridge_get_sec_bus(PCI_BRIDGE(p->dev)));
+    }
+    memory_region_transaction_commit();
+}
+
+static void tap_observe_bh(void *opaque)
+{
+    HisiTap *tap = opaque;
+
+    if (tap->observing) {
+        tap_observe_all(tap);
+    }
+}
 
 /*
  * Move the secondary bus's space *@bus_space (the bridge's @bridge_space)
@@ -626,7 +819,9 @@ HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque,
     tap->opaque = opaque;
     tap->functions = g_ptr_array_new();
     tap->ports = g_ptr_array_new();
+    tap->observers = g_ptr_array_new();
     tap->bh = qemu_bh_new(tap_bh, tap);
+    tap->observe_bh = qemu_bh_new(tap_observe_bh, tap);
     tap->machine_done.notify = tap_machine_done;
     qemu_add_machine_init_done_notifier(&tap->machine_done);
     qemu_add_vm_change_state_handler(tap_vm_state, tap);
@@ -659,12 +854,17 @@ void hisi_tap_plug(HisiTap *tap, PCIDevice *dev)
 
     if (p) {
         tap_wrap_config(dev, p);
+        /* Its bus master address space is made as it is realized. */
+        if (tap->observing) {
+            qemu_bh_schedule(tap->observe_bh);
+        }
     }
 }
 
 void hisi_tap_unplug(HisiTap *tap, PCIDevice *dev)
 {
     TapConfig *c = tap_configs ? g_hash_table_lookup(tap_configs, dev) : NULL;
+    TapObserver *o = tap_observer_of(tap, dev);
     PCIBus *bus;
 
     /* Its own hooks back (a root port, which cannot leave, stays wrapped) */
@@ -678,6 +878,9 @@ void hisi_tap_unplug(HisiTap *tap, PCIDevice *dev)
      * secondary bus is freed with it. The transfer under way may be theirs.
      */
     hisi_tap_flush(tap);
+    if (o) {
+        tap_unobserve(tap, o);
+    }
     bus = IS_PCI_BRIDGE(dev) ? pci_bridge_get_sec_bus(PCI_BRIDGE(dev)) : NULL;
     for (guint i = 0; i < tap->functions->len; i++) {
         TapFunction *f = g_ptr_array_index(tap->functions, i);
@@ -697,10 +900,11 @@ void hisi_tap_set_observing(HisiTap *tap, bool on)
     hisi_tap_flush(tap);
     tap->observing = on;
     memory_region_transaction_begin();
-    for (guint i = 0; i < tap->functions->len; i++) {
-        TapFunction *f = g_ptr_array_index(tap->functions, i);
-
-        memory_region_set_enabled(&f->observed, on);
+    if (on) {
+        tap_observe_all(tap);
+    }
+    while (!on && tap->observers->len) {
+        tap_unobserve(tap, g_ptr_array_index(tap->observers, 0));
     }
     for (guint i = 0; i < tap->ports->len; i++) {
         TapPort *p = g_ptr_array_index(tap->ports, i);
@@ -709,4 +913,5 @@ void hisi_tap_set_observing(HisiTap *tap, bool on)
         memory_region_set_enabled(&p->io.observed, on);
     }
     memory_region_transaction_commit();
+    trace_hisi_tap_observing(on, tap->observers->len);
 }

@@ -27,21 +27,31 @@ typedef struct HisiRealTlp {
     PcieTlp tlp;
 } HisiRealTlp;
 
-typedef void HisiTapFn(void *opaque, const HisiRealTlp *tlp);
+/*
+ * The TLPs of one transfer or request, in order (@n >= 1): all of the same
+ * time, root port and requester
+ */
+typedef struct HisiRealTlps {
+    const HisiRealTlp *tlp;
+    unsigned n;
+} HisiRealTlps;
+
+typedef void HisiTapFn(void *opaque, const HisiRealTlps *tlps);
 
 /*
- * A tap that gives each TLP to @fn(@opaque, ...). @owner owns its regions
- * and must live as long as the machine: the buses keep the tap. There is
- * one at most: NULL, with @errp set, when there is one already.
+ * A tap that gives the TLPs of each transfer to @fn(@opaque, ...). @owner
+ * owns its regions and must live as long as the machine: the buses keep
+ * the tap. There is one at most: NULL, with @errp set, when there is one
+ * already.
  */
 HisiTap *hisi_tap_new(Object *owner, HisiTapFn *fn, void *opaque,
                       Error **errp);
 
 /*
- * Give the functions below root port @port (on its secondary bus and the
- * buses behind it) a DMA address space the tap sees, and put the tap
- * between the CPU and their BARs. Call it while @port is realized, before
- * any function is plugged below it.
+ * Give the requesters below root port @port (on its secondary bus and the
+ * buses behind it) a DMA address space of their own, whose accesses the
+ * tap observes, and put the tap between the CPU and their BARs. Call it
+ * while @port is realized, before any function is plugged below it.
  */
 void hisi_tap_attach(HisiTap *tap, PCIDevice *port);
 

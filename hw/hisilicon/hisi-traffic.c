@@ -444,11 +444,11 @@ void hisi_traffic_flush_real(HisiTraffic *t)
     }
 }
 
-static void traffic_real_tlp(void *opaque, const HisiRealTlp *tlp)
+static void traffic_real_tlps(void *opaque, const HisiRealTlps *tlps)
 {
     HisiTraffic *t = opaque;
 
-    notifier_list_notify(&t->real_notifiers, (void *)tlp);
+    notifier_list_notify(&t->real_notifiers, (void *)tlps);
 }
 
 /*
@@ -600,6 +600,11 @@ void hisi_traffic_set_tuning(HisiTraffic *t, uint16_t port_min,
     };
 
     traffic_change(t, apply_tuning, &core);
+}
+
+bool hisi_traffic_synthetic(HisiTraffic *t)
+{
+    return t->source != HISI_TRAFFIC_SOURCE_REAL;
 }
 
 void hisi_traffic_endpoint_streams(HisiTraffic *t, TrafficStream *out,
@@ -976,7 +981,7 @@ static void traffic_complete(UserCreatable *uc, Error **errp)
     HisiTraffic *t = HISI_TRAFFIC(uc);
 
     if (t->source != HISI_TRAFFIC_SOURCE_SYNTHETIC) {
-        t->tap = hisi_tap_new(OBJECT(t), traffic_real_tlp, t, errp);
+        t->tap = hisi_tap_new(OBJECT(t), traffic_real_tlps, t, errp);
         if (!t->tap) {
             return;
         }

@@ -39,9 +39,10 @@ HisiTraffic *hisi_traffic_observe(HisiTraffic *t, Notifier *n,
 void hisi_traffic_unobserve(Notifier *n);
 
 /*
- * The real traffic (source=real or mixed): @fn gets, through @n, each TLP
- * of the DMA of the functions below the root ports as a HisiRealTlp
- * (hisi-tap.h), while some observer wants them.
+ * The real traffic (source=real or mixed): @fn gets, through @n, the TLPs
+ * of each transfer of the functions below the root ports (their DMA, the
+ * CPU's accesses to them) as HisiRealTlps (hisi-tap.h), while some
+ * observer wants them.
  */
 void hisi_traffic_observe_real(HisiTraffic *t, Notifier *n,
                                void (*fn)(Notifier *n, void *data));
@@ -74,6 +75,13 @@ PCIDevice *hisi_traffic_departing(PCIDevice **port);
  */
 void hisi_traffic_set_tuning(HisiTraffic *t, uint16_t port_min,
                              uint16_t port_max, const TrafficTuning *tune);
+
+/*
+ * Whether the endpoints have synthetic TLPs: not with source=real, whose
+ * endpoint streams never run, so that an observer need not collect them
+ * (a walk of the topology) for each real TLP.
+ */
+bool hisi_traffic_synthetic(HisiTraffic *t);
 
 /*
  * The TRAFFIC_ENDPOINT_STREAMS streams of endpoint @ep below root port

@@ -3832,9 +3832,9 @@ static unsigned ptt_observed_regions(Ptt *p)
 
 /*
  * The tap observes only while a device wants the real TLPs, as an idle
- * tap costs nothing and an observed DMA about 20 times more
- * (bench/real-traffic-cost): its regions are enabled while the PTT
- * traces, disabled before and again after.
+ * tap costs nothing (bench/real-traffic-cost): its regions over the root
+ * ports' windows are enabled while the PTT traces, disabled before and
+ * again after.
  */
 static void test_real_observes_while_tracing(void)
 {
@@ -3847,6 +3847,37 @@ static void test_real_observes_while_tracing(void)
     ptt_stop(&r.p);
     g_assert_cmpuint(ptt_observed_regions(&r.p), ==, 0);
     ptt_fini_real(&r);
+}
+
+/*
+ * A function plugged while the trace runs is observed from the start: the
+ * tap observes its bus master address space once it is realized (a bottom
+ * half after the plug). Its DMA read of 1000 bytes is two MRd, tags 0
+ * and 1, traced at once.
+ */
+static void test_real_plugged_while_tracing(void)
+{
+    RealRecord rec[2];
+    HisiEndpoint edu;
+    Ptt p;
+
+    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
+             "-device", RP1_ARGS, NULL);
+    ptt_number_rp1(&p);
+    ptt_start(&p, rp1_edu_np);
+    hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
+    hisi_endpoint_init(&p, &edu, RP1_DEVFN, RP1_EDU_BDF);
+    hisi_edu_dma(&p, &edu, false, DMA_RAM, 1000);
+    ptt_stop(&p);
+    ptt_real_records(&p, rec, ARRAY_SIZE(rec));
+    for (int i = 0; i < ARRAY_SIZE(rec); i++) {
+        g_assert_cmphex(rec[i].requester, ==, RP1_EDU_BDF);
+        g_assert_cmphex(rec[i].addr, ==, DMA_RAM + i * 512);
+        g_assert_cmphex(rec[i].tag, ==, i);
+    }
+    g_free(edu.dev);
+    hisi_fini(&p);
 }
 
 /*
@@ -4054,6 +4085,8 @@ int main(int argc, char **argv)
                    test_real_switch_unplug_migrates);
     qtest_add_func("/hisi-ptt/real-traffic/replug-tags-from-0",
                    test_real_replug_tags_from_0);
+    qtest_add_func("/hisi-ptt/real-traffic/plugged-while-tracing",
+                   test_real_plugged_while_tracing);
     qtest_add_func("/hisi-ptt/real-traffic/observes-while-tracing",
                    test_real_observes_while_tracing);
     qtest_add_func("/hisi-ptt/real-traffic/unplug-beside-ports",

@@ -46,12 +46,6 @@ PciePmuFilter model_pcie_pmu_event_filter(const PciePmuEvent *ev,
     return f;
 }
 
-bool model_pcie_pmu_stream_matches(const PciePmuEvent *ev,
-                                   const TrafficStream *s)
-{
-    return ev->dir == s->dir && ev->kind == s->kind;
-}
-
 static bool passes_threshold(const PciePmuFilter *f, uint16_t len)
 {
     if (!f->thr_en) {

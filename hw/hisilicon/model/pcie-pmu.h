@@ -63,9 +63,15 @@ typedef struct PciePmuSums {
 PciePmuFilter model_pcie_pmu_event_filter(const PciePmuEvent *ev,
                                           PciePmuFilter f);
 
-/* Whether stream @s carries the TLPs of @ev */
-bool model_pcie_pmu_stream_matches(const PciePmuEvent *ev,
-                                   const TrafficStream *s);
+/*
+ * Whether stream @s carries the TLPs of @ev (inline: called for each TLP of
+ * the real traffic)
+ */
+static inline bool model_pcie_pmu_stream_matches(const PciePmuEvent *ev,
+                                                 const TrafficStream *s)
+{
+    return ev->dir == s->dir && ev->kind == s->kind;
+}
 
 /*
  * Add the sums of TLPs [k0, k1) of @s that pass the threshold to @sums.
