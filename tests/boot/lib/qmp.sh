@@ -24,9 +24,15 @@ qmp_open() {
 # Read lines until a reply ("return" or "error"), skipping events. A
 # reply has taken over 10 s on a loaded host (guests and builds beside a
 # suite on two cores); 30 s without one means the monitor is gone.
+# QMP_TIMEOUT=0 waits as long as it takes, for a guest whose clock does not
+# run while it waits: under -icount with sleep=off QEMU moves the clock
+# straight to the guest's next timer, the read's own, whenever the guest
+# is idle, and a loaded host answers later than that.
 qmp_reply() {
-	local line
-	while read -r -t 30 line <&9; do
+	local line timeout="-t ${QMP_TIMEOUT:-30}"
+	[ "${QMP_TIMEOUT:-30}" != 0 ] || timeout=
+	# shellcheck disable=SC2086 # no -t at all for QMP_TIMEOUT=0
+	while read -r $timeout line <&9; do
 		line=$(printf '%s' "$line" | tr -d '\r')
 		case $line in
 		*'"QMP"'* | *'"return"'*) echo "$line"; return 0 ;;
