@@ -316,7 +316,7 @@ static void pmu_real_tlps(Notifier *n, void *data)
 {
     HisiPciePmuState *s = container_of(n, HisiPciePmuState, real_tlp);
     const HisiRealTlps *tlps = data;
-    int64_t now = tlps->tlp[0].now;
+    int64_t now = tlps->now;
     bool counted = false;
 
     for (unsigned idx = 0; idx < HISI_PCIE_PMU_COUNTERS; idx++) {
@@ -330,8 +330,7 @@ static void pmu_real_tlps(Notifier *n, void *data)
         }
         ev = model_pcie_pmu_event(FIELD_EX64(c->event_ctrl, EVENT_CTRL,
                                              EVENT));
-        if (!pmu_selects_real_source(s, c, ev, tlps->tlp[0].port,
-                                     tlps->tlp[0].requester)) {
+        if (!pmu_selects_real_source(s, c, ev, tlps->port, tlps->requester)) {
             continue;
         }
         f = pmu_filter(ev, c->event_ctrl);

@@ -531,14 +531,13 @@ static void ptt_real_tlps(Notifier *n, void *data)
 {
     HisiPttState *s = container_of(n, HisiPttState, real_tlp);
     const HisiRealTlps *tlps = data;
-    int64_t now = tlps->tlp[0].now;
+    int64_t now = tlps->now;
     uint32_t rec = ptt_record_size(s);
     uint32_t held = 0;      /* records in dma_chunk, not written yet */
     bool polled = false;
 
     if (!s->tracing ||
-        !ptt_selects_real_source(s, tlps->tlp[0].port,
-                                 tlps->tlp[0].requester)) {
+        !ptt_selects_real_source(s, tlps->port, tlps->requester)) {
         return;
     }
     for (unsigned i = 0; i < tlps->n && s->tracing; i++) {

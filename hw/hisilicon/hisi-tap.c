@@ -208,38 +208,35 @@ static void tap_link_sizes(PCIDevice *dev, PcieLink *link)
     }
 }
 
-typedef struct TapEmit {
-    HisiTap *tap;
-    HisiRealTlp real;
-} TapEmit;
-
 /* One more TLP of the transfer being cut (millions a second: no call) */
 static void tap_emit(void *opaque, const PcieTlp *tlp, bool inbound,
                      uint32_t payload)
 {
-    TapEmit *e = opaque;
-    HisiTap *tap = e->tap;
-    HisiRealTlp *r;
+    HisiTap *tap = opaque;
 
     if (tap->n_tlps == tap->max_tlps) {
         tap->max_tlps = MAX(tap->max_tlps * 2, 64);
         tap->tlps = g_renew(HisiRealTlp, tap->tlps, tap->max_tlps);
     }
-    r = &tap->tlps[tap->n_tlps++];
-    *r = e->real;
-    r->tlp = *tlp;
-    r->dir = inbound ? TRAFFIC_INBOUND : TRAFFIC_OUTBOUND;
-    r->kind = model_pcie_tlp_type(tlp) == TLP_TYPE_CPL ? TRAFFIC_COMPLETION :
-              model_pcie_tlp_type(tlp) == TLP_TYPE_MEM &&
-              model_pcie_tlp_has_data(tlp) ? TRAFFIC_POSTED :
-              TRAFFIC_NON_POSTED;
-    r->payload = payload;
+    tap->tlps[tap->n_tlps++] = (HisiRealTlp) {
+        .tlp = *tlp,
+        .dir = inbound ? TRAFFIC_INBOUND : TRAFFIC_OUTBOUND,
+        .kind = model_pcie_tlp_type(tlp) == TLP_TYPE_CPL ? TRAFFIC_COMPLETION :
+                model_pcie_tlp_type(tlp) == TLP_TYPE_MEM &&
+                model_pcie_tlp_has_data(tlp) ? TRAFFIC_POSTED :
+                TRAFFIC_NON_POSTED,
+        .payload = payload,
+    };
 }
 
 /* Give out the TLPs of the transfer cut, at once */
-static void tap_emit_done(HisiTap *tap)
+static void tap_emit_done(HisiTap *tap, PCIDevice *port, uint16_t requester,
+                          int64_t now)
 {
-    HisiRealTlps tlps = { .tlp = tap->tlps, .n = tap->n_tlps };
+    HisiRealTlps tlps = {
+        .now = now, .port = port, .requester = requester,
+        .tlp = tap->tlps, .n = tap->n_tlps,
+    };
 
     tap->n_tlps = 0;
     if (tlps.n) {
@@ -247,21 +244,11 @@ static void tap_emit_done(HisiTap *tap)
     }
 }
 
-static void tap_emit_init(TapEmit *e, HisiTap *tap, PCIDevice *port,
-                          const PcieLink *link, int64_t now)
-{
-    *e = (TapEmit) {
-        .tap = tap,
-        .real = { .now = now, .port = port, .requester = link->requester },
-    };
-}
-
 void hisi_tap_flush(HisiTap *tap)
 {
     TapTransfer p = tap->pending;
     PCIDevice *port;
     PcieLink link;
-    TapEmit e;
 
     if (!p.f) {
         return;
@@ -274,10 +261,9 @@ void hisi_tap_flush(HisiTap *tap)
     };
     tap_link_sizes(p.f->bus->devices[p.f->devfn], &link);
     trace_hisi_tap_transfer(link.requester, p.write, p.addr, p.len, p.now);
-    tap_emit_init(&e, tap, port, &link, p.now);
     model_pcie_link_mem(&link, p.write, p.addr, p.len, &p.f->tag, tap_emit,
-                        &e);
-    tap_emit_done(tap);
+                        tap);
+    tap_emit_done(tap, port, link.requester, p.now);
 }
 
 static void tap_bh(void *opaque)
@@ -419,20 +405,18 @@ static void tap_request(TapPort *p, PCIDevice *target, unsigned type,
         .completer = pci_get_bdf(target),
         .downstream = true,
     };
-    TapEmit e;
 
     hisi_tap_flush(tap);
     trace_hisi_tap_request(link.requester, link.completer, type, write, addr,
                            size, now);
-    tap_emit_init(&e, tap, p->dev, &link, now);
     if (type == TLP_TYPE_MEM) {
         tap_link_sizes(target, &link);
-        model_pcie_link_mem(&link, write, addr, size, &p->tag, tap_emit, &e);
+        model_pcie_link_mem(&link, write, addr, size, &p->tag, tap_emit, tap);
     } else {
         model_pcie_link_dw(&link, type, write, addr, size, &p->tag, tap_emit,
-                           &e);
+                           tap);
     }
-    tap_emit_done(tap);
+    tap_emit_done(tap, p->dev, link.requester, now);
 }
 
 /*

@@ -15,23 +15,20 @@
 
 typedef struct HisiTap HisiTap;
 
-/* One TLP of the real traffic, at the virtual time of the access */
+/* One TLP of the real traffic */
 typedef struct HisiRealTlp {
-    int64_t now;
-    PCIDevice *port;        /* the root port the function is below */
-    /* Requester ID: the function's for its DMA, the port's for the CPU's */
-    uint16_t requester;
     uint8_t dir;            /* TrafficDir: inbound goes toward memory */
     uint8_t kind;           /* TrafficKind */
     uint32_t payload;       /* bytes of data */
     PcieTlp tlp;
 } HisiRealTlp;
 
-/*
- * The TLPs of one transfer or request, in order (@n >= 1): all of the same
- * time, root port and requester
- */
+/* The TLPs of one transfer or request, in order (@n >= 1) */
 typedef struct HisiRealTlps {
+    int64_t now;            /* the virtual time of the access */
+    PCIDevice *port;        /* the root port the function is below */
+    /* Requester ID: the function's for its DMA, the port's for the CPU's */
+    uint16_t requester;
     const HisiRealTlp *tlp;
     unsigned n;
 } HisiRealTlps;

@@ -3730,6 +3730,15 @@ static const PttTrace rp1_edu_np = {
     .requester = true, .target = RP1_EDU_BDF,
 };
 
+/* A PTT on the real traffic, with an empty root port rp1, its bus numbered */
+static void ptt_init_real_rp1(Ptt *p)
+{
+    ptt_init(p, ",id=ptt,traffic=t0", "-object",
+             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
+             "-device", RP1_ARGS, NULL);
+    ptt_number_rp1(p);
+}
+
 /* How many DMA spaces the tap has made for the function at @place */
 static unsigned ptt_tap_spaces(Ptt *p, const char *place)
 {
@@ -3752,10 +3761,7 @@ static void test_real_replug_tags_from_0(void)
 {
     Ptt p;
 
-    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
-             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
-             "-device", RP1_ARGS, NULL);
-    ptt_number_rp1(&p);
+    ptt_init_real_rp1(&p);
     for (int plug = 0; plug < 2; plug++) {
         HisiEndpoint edu;
 
@@ -3861,10 +3867,7 @@ static void test_real_plugged_while_tracing(void)
     HisiEndpoint edu;
     Ptt p;
 
-    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
-             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
-             "-device", RP1_ARGS, NULL);
-    ptt_number_rp1(&p);
+    ptt_init_real_rp1(&p);
     ptt_start(&p, rp1_edu_np);
     hisi_hotplug(&p, "rp1", RP1_DEVFN, "edu", "hp0");
     hisi_endpoint_init(&p, &edu, RP1_DEVFN, RP1_EDU_BDF);
@@ -3892,10 +3895,7 @@ static void test_real_replug_takes_own_space(void)
     HisiEndpoint edu;
     Ptt p;
 
-    ptt_init(&p, ",id=ptt,traffic=t0", "-object",
-             "hisi-traffic,id=t0,source=real", HISI_EDU_DMA_ANY,
-             "-device", RP1_ARGS, NULL);
-    ptt_number_rp1(&p);
+    ptt_init_real_rp1(&p);
     qtest_qmp_device_add(p.qts, "edu", "fn1", "{'bus': 'rp1', 'addr': '0.1'}");
     qtest_qmp_device_add(p.qts, "edu", "fn0", "{'bus': 'rp1', 'addr': '0.0', "
                          "'multifunction': true}");
