@@ -289,17 +289,17 @@ ktap_check overflow-32bit-wraps natural_wraps
 # the interrupt before the next: two unread wraps are one 2^32 lost.
 advance() {
 	local i n
-	pmu-open --ms 4000 ccn:$REQS2 ccn:$REQS2 >/tmp/adv.out &
-	wait_for grep -qx started /tmp/adv.out || { wait; return 1; }
+	count_start /tmp/adv.out ccn:$REQS2 ccn:$REQS2 || { cat /tmp/adv.out; return 1; }
 	sleep 1
-	qom_set $TRAFFIC paused true || return 1
+	qom_set $TRAFFIC paused true || { count_stop; return 1; }
 	for i in 1 2 3; do
 		n=$(irqs "$IRQ")
 		qom_set $DEV advance '"0=4294967295"' && wait_irq "$n" ||
-			{ qom_set $TRAFFIC paused false; wait; return 1; }
+			{ qom_set $TRAFFIC paused false; count_stop; return 1; }
 	done
 	qom_set $TRAFFIC paused false
-	wait
+	sleep 1
+	count_stop
 	set -- $(sed -n 's/^count[0-9]*=//p' /tmp/adv.out)
 	echo "counter 0: $1, counter 1: $2, want 3 * (2^32 - 1) more on counter 0"
 	[ "$2" -gt 1000000 ] &&
@@ -316,16 +316,15 @@ PAST=4295967296
 advance_past() {
 	local n want=$PAST
 	fixed $WRAP_FIX || want=$((PAST - 4294967296))
-	pmu-open --ms 3000 ccn:$REQS2 ccn:$REQS2 >/tmp/past.out &
-	# counting before the wrap: a loaded host may take a second to open
-	wait_for grep -qx started /tmp/past.out || { wait; return 1; }
+	count_start /tmp/past.out ccn:$REQS2 ccn:$REQS2 || { cat /tmp/past.out; return 1; }
 	sleep 1
-	qom_set $TRAFFIC paused true || return 1
+	qom_set $TRAFFIC paused true || { count_stop; return 1; }
 	n=$(irqs "$IRQ")
 	qom_set $DEV advance "\"0=$PAST\"" && wait_irq "$n" ||
-		{ qom_set $TRAFFIC paused false; wait; return 1; }
+		{ qom_set $TRAFFIC paused false; count_stop; return 1; }
 	qom_set $TRAFFIC paused false
-	wait
+	sleep 1
+	count_stop
 	set -- $(sed -n 's/^count[0-9]*=//p' /tmp/past.out)
 	echo "counter 0: $1, counter 1: $2, want $want more on counter 0"
 	[ "$2" -gt 1000000 ] && near "$1" "$2" 100 "$want"

@@ -45,15 +45,16 @@ ktap_check count-without-interrupt one_second
 # counts exactly that much more than the same event on counter 1.
 advance() {
 	local i
-	pmu-open --ms 3000 ccn:$REQS2 ccn:$REQS2 >/tmp/adv.out &
+	count_start /tmp/adv.out ccn:$REQS2 ccn:$REQS2 || { cat /tmp/adv.out; return 1; }
 	sleep 1
-	qom_set $TRAFFIC paused true || { wait; return 1; }
+	qom_set $TRAFFIC paused true || { count_stop; return 1; }
 	for i in 1 2 3; do
 		qom_set $DEV advance '"0=4294967295"' || break
 		sleep 0.2
 	done
 	qom_set $TRAFFIC paused false
-	wait
+	sleep 1
+	count_stop
 	[ "$i" = 3 ] || return 1
 	set -- $(sed -n 's/^count[0-9]*=//p' /tmp/adv.out)
 	echo "counter 0: $1, counter 1: $2, want 3 * (2^32 - 1) more on counter 0"

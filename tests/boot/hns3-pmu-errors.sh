@@ -49,19 +49,6 @@ rate() {
 	}'
 }
 
-# background FILE ARGS...: pmu-open ARGS in the background, output to FILE;
-# returns once it has opened its events (or failed to)
-background() {
-	local file=$1 i
-	shift
-	$OPEN "$@" >"$file" 2>&1 &
-	for i in $(seq 200); do
-		grep -q '^ok\|^errno=' "$file" && break
-		sleep 0.1
-	done
-	grep -q '^ok' "$file"
-}
-
 ktap_start hns3_pmu_errors
 qmp_open >/dev/null || echo "# no QMP"
 
@@ -157,7 +144,7 @@ ninth() {
 	for code in 0x001 0x002 0x003 0x004 0x005 0x006 0x008 0x009; do
 		args="$args $NAME:$code:$GLOBAL"
 	done
-	background /tmp/eight --ms 4000 $args || { cat /tmp/eight; return 1; }
+	count_start /tmp/eight $args || { cat /tmp/eight; return 1; }
 	if ours; then
 		# ours: a plain event opens (perf multiplexes it); a queue
 		# filter, which needs an idle slot for its check, is refused
@@ -170,7 +157,7 @@ ninth() {
 			refused EBUSY $NAME:$PKTS:$(filter 0x100 3)
 	fi
 	ret=$?
-	wait
+	count_stop
 	return $ret
 }
 ktap_check ninth-event-while-eight-count ninth
@@ -187,13 +174,14 @@ advance() {
 overflow() {
 	local before out n c
 	before=$(irqs $NAME)
-	background /tmp/overflow --ms 4000 $NAME:$PKTS:$GLOBAL $NAME:$TIME:$GLOBAL ||
+	count_start /tmp/overflow $NAME:$PKTS:$GLOBAL $NAME:$TIME:$GLOBAL ||
 		{ cat /tmp/overflow; return 1; }
 	sleep 1
 	# N is at most 2^63 - 1: 2^64 - 2^21 in two steps
 	advance 9223372036854775807 && advance 9223372036852678657 ||
-		{ wait; echo "qom-set advance failed"; return 1; }
-	wait
+		{ count_stop; echo "qom-set advance failed"; return 1; }
+	sleep 3
+	count_stop
 	out=$(cat /tmp/overflow)
 	c=$(count 1 "$out")
 	n=$(awk -v n="$(count 0 "$out")" 'BEGIN { printf "%.0f", n + 2097152 }')

@@ -133,12 +133,12 @@ ADV=9223372036854000000
 overflow_run() {
 	local before after
 	before=$(irqs $MOD)
-	pmu-open --ms 3000 $NAME:$FLUX:$LEN1:0x1 $NAME:$TIME:$LEN2:0x1 $NAME:$TIME:$LEN1:0x1 \
-		>/tmp/ovf.log 2>&1 &
-	wait_for grep -qx started /tmp/ovf.log || { wait; return 1; }
+	count_start /tmp/ovf.log $NAME:$FLUX:$LEN1:0x1 $NAME:$TIME:$LEN2:0x1 $NAME:$TIME:$LEN1:0x1 ||
+		return 1
 	sleep 1
-	qom_set pmu0 advance "\"0=$ADV\"" || return 1
-	wait
+	qom_set pmu0 advance "\"0=$ADV\"" || { count_stop; return 1; }
+	sleep 2
+	count_stop
 	after=$(irqs $MOD)
 	echo "$((after - before))" >/tmp/ovf.irqs
 }

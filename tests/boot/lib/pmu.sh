@@ -4,6 +4,10 @@
 # the PMU's interrupt, and its owner CPU going offline. Source it, then:
 #   opens [pmu-open options] EVENT...          pmu-open takes the events
 #   refused ERRNO [pmu-open options] EVENT...  pmu-open fails with ERRNO
+#   count_start LOG [pmu-open options] EVENT...
+#                      pmu-open counts in the background, its output in LOG,
+#                      until count_stop; returns once the group counts
+#   count_stop         ends that count and waits for pmu-open's last words
 #   irq_number NAME    the IRQ the driver requested under NAME (the last
 #                      column of /proc/interrupts)
 #   irqs NAME          how often it fired so far, summed over the CPUs
@@ -30,6 +34,22 @@ refused() {
 	esac
 	echo "pmu-open $*: got '$out', want errno=$want"
 	return 1
+}
+
+# A count that QMP acts on is ended by a signal, not a time: see
+# pmu-open.c. One count at a time, its pid in COUNTING.
+count_start() {
+	local log="$1"
+	shift
+	pmu-open --until-signal "$@" >"$log" 2>&1 &
+	COUNTING=$!
+	wait_for grep -q '^started\|^errno=' "$log" && grep -qx started "$log" ||
+		{ count_stop; return 1; }
+}
+
+count_stop() {
+	kill -USR1 "$COUNTING" 2>/dev/null
+	wait "$COUNTING"
 }
 
 irq_number() {

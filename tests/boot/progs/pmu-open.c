@@ -4,17 +4,21 @@
  * and report what the kernel said, for the guest suites that check a
  * driver's validation (errnos) and its counting.
  *
- *   pmu-open [--cpu N | --task] [--sample] [--ms N] [--hold SEC]
- *            PMU:CONFIG[:CONFIG1[:CONFIG2]] ...
+ *   pmu-open [--cpu N | --task] [--sample] [--ms N | --until-signal]
+ *            [--hold SEC] PMU:CONFIG[:CONFIG1[:CONFIG2]] ...
  *
  * The first event is the group leader. Prints "ok" when all opened, then
- * with --ms "started" once the group is enabled (a suite that acts on the
- * counters mid-count waits for it), and the count of each event after
- * counting N milliseconds
+ * with --ms or --until-signal "started" once the group is enabled (a suite
+ * that acts on the counters mid-count waits for it), and the count of each
+ * event after counting N milliseconds, or until SIGUSR1 comes
  * ("count0=..." one per line) and the time the kernel had the group enabled
  * ("enabled_ns=...": usleep() oversleeps when the host is busy, so a count
  * is checked against this time, not against N); --hold keeps them open SEC
  * seconds more.
+ * A suite that changes the device through QMP mid-count ends the count with
+ * the signal: under -icount sleep=off the guest's clock jumps to its next
+ * timer while it waits for QEMU, so a window of N guest milliseconds can
+ * close before QEMU has carried out the change.
  * On failure prints "errno=NAME event=I" and exits 1. Numbers take any
  * base strtoull accepts (0x...).
  */
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -55,8 +60,8 @@ static const char *errname(int err)
 
 static void bad_usage(void)
 {
-	fprintf(stderr, "usage: pmu-open [--cpu N | --task] [--sample] [--ms N] [--hold SEC]\n"
-		"                PMU:CONFIG[:CONFIG1[:CONFIG2]] ...\n");
+	fprintf(stderr, "usage: pmu-open [--cpu N | --task] [--sample] [--ms N | --until-signal]\n"
+		"                [--hold SEC] PMU:CONFIG[:CONFIG1[:CONFIG2]] ...\n");
 	exit(2);
 }
 
@@ -97,7 +102,9 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr attr[MAX_EVENTS];
 	int fd[MAX_EVENTS];
-	int cpu = 0, task = 0, sample = 0, ms = 0, hold = 0, n = 0, i;
+	int cpu = 0, task = 0, sample = 0, ms = 0, until_signal = 0, hold = 0, n = 0, i;
+	sigset_t usr1;
+	int sig;
 	uint64_t enabled_ns = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -109,6 +116,8 @@ int main(int argc, char **argv)
 			sample = 1;
 		} else if (!strcmp(argv[i], "--ms") && i + 1 < argc) {
 			ms = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--until-signal")) {
+			until_signal = 1;
 		} else if (!strcmp(argv[i], "--hold") && i + 1 < argc) {
 			hold = atoi(argv[++i]);
 		} else if (argv[i][0] == '-' || n == MAX_EVENTS) {
@@ -124,8 +133,12 @@ int main(int argc, char **argv)
 			n++;
 		}
 	}
-	if (!n)
+	if (!n || (ms && until_signal))
 		bad_usage();
+	/* blocked before "started", so a signal sent right after is kept */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
 
 	for (i = 0; i < n; i++) {
 		fd[i] = syscall(SYS_perf_event_open, &attr[i], task ? 0 : -1,
@@ -137,11 +150,14 @@ int main(int argc, char **argv)
 	}
 	printf("ok\n");
 	fflush(stdout);
-	if (ms) {
+	if (ms || until_signal) {
 		ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 		printf("started\n");
 		fflush(stdout);
-		usleep(ms * 1000);
+		if (until_signal)
+			sigwait(&usr1, &sig);
+		else
+			usleep(ms * 1000);
 		ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 		for (i = 0; i < n; i++) {
 			struct {
