@@ -291,41 +291,50 @@ fixed_src() {
 	rm -rf "$tmp"
 }
 
-# fetch_perf VERSION [APT-OPTIONS...]: download linux-perf:arm64 VERSION and
-# the arm64 packages it depends on, recursively, into $CACHE/perf/VERSION
-# (APT-OPTIONS: which apt lists, e.g. sid's).
+# The user-space tools the guest gets from Debian beside perf: trinity, the
+# syscall fuzzer (tests/boot/syscall-fuzz.sh). A change here refetches.
+GUEST_TOOLS="trinity"
+
+# fetch_perf VERSION [APT-OPTIONS...]: download linux-perf:arm64 VERSION,
+# the arm64 GUEST_TOOLS (the version the lists hold) and the arm64 packages
+# they depend on, recursively, into $CACHE/perf/VERSION (APT-OPTIONS: which
+# apt lists, e.g. sid's).
 fetch_perf() {
-	local ver=$1 dir=$CACHE/perf/$1 pkgs
+	local ver=$1 dir=$CACHE/perf/$1 pkgs tool tools=()
 	shift
-	[ -f "$dir/.done" ] && return
+	[ "$(cat "$dir/.done" 2>/dev/null)" = "$GUEST_TOOLS" ] && return
+	for tool in $GUEST_TOOLS; do tools+=("$tool:arm64"); done
 	pkgs=$(apt-cache "$@" depends --recurse --no-recommends --no-suggests --no-conflicts \
-		--no-breaks --no-replaces --no-enhances "linux-perf:arm64=$ver" |
-		grep -E '^[^ <]+:arm64$' | grep -v '^linux-perf:' | sort -u)
-	info "downloading perf $ver and $(echo "$pkgs" | wc -l) arm64 packages it depends on (about 60 MB)"
+		--no-breaks --no-replaces --no-enhances "linux-perf:arm64=$ver" "${tools[@]}" |
+		grep -E '^[^ <]+:arm64$' | grep -vE "^(linux-perf|${GUEST_TOOLS// /|}):" | sort -u)
+	info "downloading perf $ver, $GUEST_TOOLS and $(echo "$pkgs" | wc -l) arm64 packages they depend on (about 60 MB)"
 	rm -rf "$dir" && mkdir -p "$dir/debs"
 	# shellcheck disable=SC2086 # one package per word
-	(cd "$dir/debs" && apt-get download -q "$@" "linux-perf:arm64=$ver" $pkgs) >&2 ||
-		die "apt-get download of perf $ver and its libraries failed"
-	touch "$dir/.done"
+	(cd "$dir/debs" && apt-get download -q "$@" "linux-perf:arm64=$ver" "${tools[@]}" $pkgs) >&2 ||
+		die "apt-get download of perf $ver, $GUEST_TOOLS and their libraries failed"
+	echo "$GUEST_TOOLS" >"$dir/.done"
 }
 
-# perf_root VERSION DEST: the real perf tool for the guest, perf VERSION
-# (fetch_perf) and the shared libraries of its ELF NEEDED closure, in DEST
-# (run-guest --perf copies it in).
+# perf_root VERSION DEST: the real perf tool for the guest, perf VERSION,
+# and GUEST_TOOLS (fetch_perf) with the shared libraries of their ELF NEEDED
+# closure, in DEST (run-guest --perf copies it in).
 perf_root() {
-	local ver=$1 pr=$2 dir=$CACHE/perf/$1 todo elf lib src f
-	[ -f "$dir/.done" ] || die "perf $ver not downloaded: run scripts/fetch"
-	if [ ! -f "$dir/root/.done" ]; then
+	local ver=$1 pr=$2 dir=$CACHE/perf/$1 todo=() elf lib src f tool
+	[ "$(cat "$dir/.done" 2>/dev/null)" = "$GUEST_TOOLS" ] ||
+		die "perf $ver and $GUEST_TOOLS not downloaded: run scripts/fetch"
+	if [ "$(cat "$dir/root/.done" 2>/dev/null)" != "$GUEST_TOOLS" ]; then
 		rm -rf "$dir/root" && mkdir -p "$dir/root"
 		for f in "$dir"/debs/*.deb; do dpkg-deb -x "$f" "$dir/root"; done
-		touch "$dir/root/.done"
+		echo "$GUEST_TOOLS" >"$dir/root/.done"
 	fi
-	[ "$(cat "$pr/.version" 2>/dev/null)" != "$ver" ] || return 0
+	[ "$(cat "$pr/.version" 2>/dev/null)" != "$ver $GUEST_TOOLS" ] || return 0
 	rm -rf "$pr" && mkdir -p "$pr/usr/bin" "$pr/lib/aarch64-linux-gnu"
-	[ -f "$dir/root/usr/bin/perf" ] || die "no usr/bin/perf in linux-perf $ver"
-	cp "$dir/root/usr/bin/perf" "$pr/usr/bin/perf"
 	ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$pr/lib/ld-linux-aarch64.so.1"
-	todo=("$pr/usr/bin/perf")
+	for tool in perf $GUEST_TOOLS; do
+		[ -f "$dir/root/usr/bin/$tool" ] || die "no usr/bin/$tool in the packages of $dir/debs"
+		cp "$dir/root/usr/bin/$tool" "$pr/usr/bin/$tool"
+		todo+=("$pr/usr/bin/$tool")
+	done
 	while [ ${#todo[@]} -gt 0 ]; do
 		elf=${todo[0]}
 		todo=("${todo[@]:1}")
@@ -333,13 +342,13 @@ perf_root() {
 			sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p') ld-linux-aarch64.so.1; do
 			[ -e "$pr/lib/aarch64-linux-gnu/$lib" ] && continue
 			src=$(find "$dir/root" -name "$lib" \( -type f -o -type l \) | head -n 1)
-			[ -n "$src" ] || die "perf needs $lib, which no downloaded package has"
+			[ -n "$src" ] || die "$(basename "$elf") needs $lib, which no downloaded package has"
 			cp -L "$src" "$pr/lib/aarch64-linux-gnu/$lib"
 			todo+=("$pr/lib/aarch64-linux-gnu/$lib")
 		done
 	done
-	echo "$ver" >"$pr/.version"
-	info "$(basename "$pr"): perf $ver with $(ls "$pr/lib/aarch64-linux-gnu" | wc -l) libraries, $(du -sh "$pr" | cut -f1)"
+	echo "$ver $GUEST_TOOLS" >"$pr/.version"
+	info "$(basename "$pr"): perf $ver, $GUEST_TOOLS with $(ls "$pr/lib/aarch64-linux-gnu" | wc -l) libraries, $(du -sh "$pr" | cut -f1)"
 }
 
 # linux_kver LINUX: the Debian package version of the guest kernel LINUX

@@ -1,13 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Syscall fuzzing of the four PMUs: tests/boot/progs/perf-fuzz, run as an
-# unprivileged user (perf_event_paranoid -1), opens events on hisi_ptt0_0,
-# hisi_pcie0_core0, hns3_pmu_sicl_5 and ccn with random attributes and
-# drives ioctl, read, mmap (ring and AUX) and close on them while every
-# device has traffic. What it looks for are the kernel's reports, which
-# fail the run (boot-test's guest-run-clean case). The suite also checks
-# that the calls reach the drivers: each PMU accepts and refuses opens, and
-# a kprobe on each driver's event_init counts its calls.
-# The kernel command line may set fuzz.calls=N (default 20000) and
+# Syscall fuzzing of the four PMUs, as an unprivileged user
+# (perf_event_paranoid -1), on hisi_ptt0_0, hisi_pcie0_core0,
+# hns3_pmu_sicl_5 and ccn while every device has traffic, by one of two
+# fuzzers (the kernel command line's fuzz.fuzzer=):
+#   perf-fuzz (default)  tests/boot/progs/perf-fuzz: perf_event_open with
+#                        attributes drawn from each PMU's events/, format/
+#                        and filters, then ioctl, read, mmap (ring and AUX)
+#                        and close on what opened;
+#   trinity              Debian's trinity on perf_event_open, ioctl, mmap,
+#                        read and close: it draws the type of most events
+#                        from perf's own (hardware, software, tracepoint,
+#                        raw, any number) and one in eight from a PMU of
+#                        sysfs, any of them, so few of its opens are of our
+#                        PMUs' types.
+# What it looks for are the kernel's reports, which fail the run
+# (boot-test's guest-run-clean case). The suite also checks that the calls
+# reach the drivers: a return probe on each driver's event_init counts its
+# calls by result (an event of another PMU's type, or of none, is offered
+# to every PMU and each says ENOENT: those are calls too), and with
+# perf-fuzz each PMU accepts and refuses opens.
+# The kernel command line may set fuzz.calls=N (default 20000 with
+# perf-fuzz, about 10 s; 5000 with trinity, about 80 s under TCG) and
 # fuzz.seed=N (default 1): scripts/fuzz-syscalls runs campaigns.
 #
 # kernel-config: CONFIG_HISI_PTT=m
@@ -15,7 +28,9 @@
 # kernel-config: CONFIG_HNS3_PMU=m
 # kernel-config: CONFIG_ARM_CCN=m
 # kernel-config: CONFIG_KPROBE_EVENTS
+# kernel-config: CONFIG_HIST_TRIGGERS
 # run-guest: --timeout 1800
+# run-guest: --perf
 # qemu: -object hisi-traffic,id=t0,rules=stream=dma-write,,rate=250000,,len=16
 # qemu: -device hisi-ptt,bus=pcie.0,addr=0x8,id=ptt0,rp-bdf-min=0x80,rp-bdf-max=0x87,traffic=t0
 # qemu: -device hisi-pcie-pmu,bus=pcie.0,addr=0xa,id=pmu0,bdf-min=0x80,bdf-max=0x87,traffic=t0
@@ -35,6 +50,10 @@ PMUS="hisi_ptt0_0 hisi_pcie0_core0 hns3_pmu_sicl_5 ccn"
 T=/sys/kernel/tracing
 calls=$(sed -n 's/.*fuzz\.calls=\([0-9]*\).*/\1/p' /proc/cmdline)
 seed=$(sed -n 's/.*fuzz\.seed=\([0-9]*\).*/\1/p' /proc/cmdline)
+fuzzer=$(sed -n 's/.*fuzz\.fuzzer=\([a-z-]*\).*/\1/p' /proc/cmdline)
+fuzzer=${fuzzer:-perf-fuzz}
+[ "$fuzzer" = trinity ] && calls=${calls:-5000}
+calls=${calls:-20000}
 
 ktap_start syscall_fuzz
 
@@ -49,25 +68,46 @@ setup() {
 	local f
 	[ -e $T/kprobe_events ] || mount -t tracefs nodev $T || return 1
 	for f in $INITS; do
-		echo "p:fuzz_$f $f" >>$T/kprobe_events || return 1
-		echo 1 >$T/events/kprobes/fuzz_$f/enable || return 1
+		echo "r:fuzz_$f $f ret=\$retval" >>$T/kprobe_events &&
+			echo 'hist:keys=ret' >$T/events/kprobes/fuzz_$f/trigger || return 1
 	done
 	echo -1 >/proc/sys/kernel/perf_event_paranoid &&
 		echo 65536 >/proc/sys/kernel/perf_event_mlock_kb
 }
 ktap_check setup setup
 
-fuzz() {
-	/guest/progs/perf-fuzz --seed "${seed:-1}" --calls "${calls:-20000}" \
+perf_fuzz() {
+	/guest/progs/perf-fuzz --seed "${seed:-1}" --calls "$calls" \
 		--user 65534 $PMUS >/tmp/fuzz.out 2>&1
 	local status=$?
 	cat /tmp/fuzz.out
 	return $status
 }
-ktap_check fuzz fuzz
+
+# Trinity refuses to run as root. Its sockets are left out (--enable-fds):
+# Debian's trinity 2023.01 dies of SIGSEGV while it sets them up. It prints
+# its set-up at length: the summary from "Ran N syscalls" on is kept.
+trinity() {
+	chmod 1777 /tmp && cd /tmp || return 1
+	/guest/progs/run-as 65534 /usr/bin/trinity -q -l off --stats \
+		--enable-fds=perf,pipes,testfile -C 2 -s "${seed:-1}" -N "$calls" \
+		-c perf_event_open -c ioctl -c mmap -c read -c close >/tmp/trinity.out 2>&1
+	local status=$?
+	cd /
+	sed -n '/Ran [0-9]* syscalls/,$p' /tmp/trinity.out >/tmp/fuzz.out
+	cat /tmp/fuzz.out
+	[ $status = 0 ] && grep -q "Ran $calls syscalls" /tmp/fuzz.out ||
+		{ echo "trinity exited $status"; tail -n 5 /tmp/trinity.out; return 1; }
+}
+
+case $fuzzer in
+perf-fuzz) ktap_check fuzz perf_fuzz ;;
+trinity) ktap_check fuzz trinity ;;
+*) ktap_check fuzz sh -c "echo 'fuzz.fuzzer=$fuzzer: perf-fuzz or trinity'; false" ;;
+esac
 sed 's/^/  # FUZZ /' /tmp/fuzz.out
 
-# Every PMU took some of the opens and refused others.
+# With perf-fuzz, every PMU took some of the opens and refused others.
 reached() {
 	local pmu line
 	for pmu in $PMUS; do
@@ -76,19 +116,34 @@ reached() {
 			{ echo "$line"; return 1; }
 	done
 }
-ktap_check every-pmu-opens-and-refuses reached
+[ "$fuzzer" != perf-fuzz ] || ktap_check every-pmu-opens-and-refuses reached
 
-# The kprobes saw the drivers' event_init called (kprobe_profile: name,
-# hits, misses).
+# The return probes saw each driver's event_init called: its calls by
+# result, from the probe's histogram ("{ ret: V } hitcount: N", V the
+# return value as an unsigned 64-bit number: -errno is 2^64 - errno, told
+# by its last six digits, as awk's doubles cannot hold it).
 inits() {
-	local f hits
+	local f
 	for f in $INITS; do
-		hits=$(awk -v p="fuzz_$f" '$1 == p { print $2 }' $T/kprobe_profile)
-		echo "  # FUZZ event_init $f calls=${hits:-0}"
-		[ "${hits:-0}" -gt 0 ] || return 1
+		awk -v f="$f" 'BEGIN {
+			split("1 EPERM 2 ENOENT 7 E2BIG 12 ENOMEM 13 EACCES 14 EFAULT 16 EBUSY 19 ENODEV 22 EINVAL 28 ENOSPC 95 EOPNOTSUPP", t)
+			for (i = 1; i < 22; i += 2) name[t[i]] = t[i + 1]
+		}
+		/^\{ ret:/ {
+			v = $3; n = $NF; calls += n
+			if (v == 0) { accepted += n; next }
+			e = length(v) == 20 ? 551616 - substr(v, 15) : v
+			by[e in name ? name[e] : "E" e] += n
+		}
+		END {
+			line = "event_init " f " calls=" calls + 0 " accepted=" accepted + 0
+			for (k in by) line = line " " k "=" by[k]
+			print line
+			exit !(calls > 0)
+		}' $T/events/kprobes/fuzz_$f/hist || return 1
 	done
 }
 ktap_check event-init-reached inits
-inits | grep '^  # FUZZ'
+inits | sed 's/^/  # FUZZ /'
 
 ktap_finish
